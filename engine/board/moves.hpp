@@ -1,0 +1,93 @@
+#pragma once
+// Portable legal-move generation and flip computation on bitboards (player P to move, opponent O).
+// legal_moves: shift-and-mask propagation in the 8 directions (a Kogge-Stone style fill of at most six
+// steps). flips: per direction, the first non-opponent square along a precomputed ray decides whether
+// the run of opponent discs in between is outflanked. Both are checked against a square-by-square
+// reference in tests/board/.
+#include <array>
+
+#include "engine/board/bitboard.hpp"
+
+namespace reversi {
+
+namespace detail {
+
+template <int Shift>
+[[nodiscard]] constexpr Bitboard shifted(Bitboard b) noexcept {
+    if constexpr (Shift > 0) {
+        return b << Shift;
+    } else {
+        return b >> -Shift;
+    }
+}
+
+// Squares reachable from P through a contiguous run of `opponent` discs, one step beyond the run.
+template <int Shift>
+[[nodiscard]] constexpr Bitboard outflanking_targets(Bitboard P, Bitboard opponent) noexcept {
+    Bitboard run = opponent & shifted<Shift>(P);
+    run |= opponent & shifted<Shift>(run);
+    run |= opponent & shifted<Shift>(run);
+    run |= opponent & shifted<Shift>(run);
+    run |= opponent & shifted<Shift>(run);
+    run |= opponent & shifted<Shift>(run);
+    return shifted<Shift>(run);
+}
+
+// kRays[d][sq]: the squares strictly beyond sq in direction d, up to the board edge.
+// Directions 0-3 increase the square index (E, S, SE, SW); 4-7 decrease it (W, N, NW, NE).
+inline constexpr std::array<int, 8> kColumnStep = {1, 0, 1, -1, -1, 0, -1, 1};
+inline constexpr std::array<int, 8> kRowStep = {0, 1, 1, 1, 0, -1, -1, -1};
+
+constexpr std::array<std::array<Bitboard, 64>, 8> make_rays() {
+    std::array<std::array<Bitboard, 64>, 8> rays{};
+    for (int d = 0; d < 8; ++d) {
+        for (int sq = 0; sq < 64; ++sq) {
+            Bitboard ray = 0;
+            int c = column_of(sq) + kColumnStep[d];
+            int r = row_of(sq) + kRowStep[d];
+            while (c >= 0 && c < 8 && r >= 0 && r < 8) {
+                ray |= square_bit(make_square(c, r));
+                c += kColumnStep[d];
+                r += kRowStep[d];
+            }
+            rays[d][sq] = ray;
+        }
+    }
+    return rays;
+}
+inline constexpr auto kRays = make_rays();
+
+}  // namespace detail
+
+// Every empty square where P may play (ignoring any variant mask: callers AND it with the playable set).
+[[nodiscard]] constexpr Bitboard legal_moves(Bitboard P, Bitboard O) noexcept {
+    using detail::outflanking_targets;
+    const Bitboard inner = O & 0x7e7e7e7e7e7e7e7eULL;  // no wrap-around across the a/h columns
+    const Bitboard targets = outflanking_targets<1>(P, inner) | outflanking_targets<-1>(P, inner) |
+                             outflanking_targets<8>(P, O) | outflanking_targets<-8>(P, O) |
+                             outflanking_targets<7>(P, inner) | outflanking_targets<-7>(P, inner) |
+                             outflanking_targets<9>(P, inner) | outflanking_targets<-9>(P, inner);
+    return targets & ~(P | O);
+}
+
+// The opponent discs flipped when P plays on the empty square `sq` (0 when the move is illegal).
+[[nodiscard]] constexpr Bitboard flips(Bitboard P, Bitboard O, int sq) noexcept {
+    Bitboard result = 0;
+    for (int d = 0; d < 4; ++d) {  // increasing index: the nearest square is the lowest bit
+        const Bitboard ray = detail::kRays[d][sq];
+        const Bitboard stop = ray & ~O;
+        const Bitboard nearest = stop & (Bitboard{0} - stop);
+        const Bitboard outflanked = Bitboard{0} - static_cast<Bitboard>((nearest & P) != 0);
+        result |= (nearest - 1) & ray & outflanked;
+    }
+    for (int d = 4; d < 8; ++d) {  // decreasing index: the nearest square is the highest bit
+        const Bitboard ray = detail::kRays[d][sq];
+        const Bitboard stop = ray & ~O;
+        const Bitboard nearest = std::bit_floor(stop);
+        const Bitboard outflanked = Bitboard{0} - static_cast<Bitboard>((nearest & P) != 0);
+        result |= ray & ~((nearest << 1) - 1) & outflanked;
+    }
+    return result;
+}
+
+}  // namespace reversi

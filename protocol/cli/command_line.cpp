@@ -1,0 +1,97 @@
+#include "protocol/cli/command_line.hpp"
+
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+
+namespace reversi::cli {
+
+std::string ParsedArgs::get(const std::string& name, const std::string& fallback) const {
+    const auto it = values.find(name);
+    return it == values.end() ? fallback : it->second;
+}
+
+Expected<long long> ParsedArgs::get_int(const std::string& name, long long fallback, long long min,
+                                        long long max) const {
+    const auto it = values.find(name);
+    if (it == values.end()) return fallback;
+    long long value = 0;
+    const auto& text = it->second;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+        return make_error("--" + name + ": '" + text + "' is not a whole number");
+    }
+    if (value < min || value > max) {
+        return make_error("--" + name + ": " + text + " is out of range [" + std::to_string(min) + ", " +
+                          std::to_string(max) + "]");
+    }
+    return value;
+}
+
+std::string help_text(const ProgramSpec& spec) {
+    std::string out = "Usage: " + spec.usage + "\n\n" + spec.description + "\n\nOptions:\n";
+    auto add = [&](const std::string& flag, const std::string& help) {
+        std::string line = "  " + flag;
+        if (line.size() < 28) line.resize(28, ' ');
+        else line += "  ";
+        out += line + help + "\n";
+    };
+    for (const auto& opt : spec.options) add("--" + opt.name + (opt.takes_value ? " VALUE" : ""), opt.help);
+    add("--help", "print this help and exit");
+    add("--version", "print the version and exit");
+    if (!spec.epilog.empty()) out += "\n" + spec.epilog + "\n";
+    return out;
+}
+
+ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) {
+    ParseOutcome outcome;
+    auto fail = [&](const std::string& message) {
+        std::cerr << spec.name << ": " << message << "\nUsage: " << spec.usage << "\nTry '" << spec.name
+                  << " --help'.\n";
+        outcome.exit_code = 2;
+        return outcome;
+    };
+    for (int i = 1; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h") {
+            std::cout << help_text(spec);
+            outcome.exit_code = 0;
+            return outcome;
+        }
+        if (arg == "--version") {
+            std::cout << spec.name << " " << REVERSI_VERSION << "\n";
+            outcome.exit_code = 0;
+            return outcome;
+        }
+        if (!arg.starts_with("--")) {
+            outcome.args.positional.push_back(arg);
+            continue;
+        }
+        std::string name = arg.substr(2);
+        std::optional<std::string> inline_value;
+        if (const auto eq = name.find('='); eq != std::string::npos) {
+            inline_value = name.substr(eq + 1);
+            name.erase(eq);
+        }
+        const OptionSpec* match = nullptr;
+        for (const auto& opt : spec.options) {
+            if (opt.name == name) match = &opt;
+        }
+        if (!match) return fail("unknown option '--" + name + "'");
+        if (!match->takes_value) {
+            if (inline_value) return fail("option '--" + name + "' takes no value");
+            outcome.args.values[name] = "1";
+            continue;
+        }
+        if (inline_value) {
+            outcome.args.values[name] = *inline_value;
+        } else if (i + 1 < argc) {
+            outcome.args.values[name] = argv[++i];
+        } else {
+            return fail("option '--" + name + "' needs a value");
+        }
+    }
+    return outcome;
+}
+
+}  // namespace reversi::cli

@@ -1,0 +1,11 @@
+#pragma once
+// spdlog set-up for every binary: logs go to stderr (stdout belongs to the protocol) or to a file.
+#include <string>
+
+namespace reversi::cli {
+
+// level: trace, debug, info, warn, error, off. An empty file means stderr. Returns false (and logs to
+// stderr) when the file cannot be opened or the level is unknown.
+bool init_logging(const std::string& program, const std::string& level = "info", const std::string& file = "");
+
+}  // namespace reversi::cli

@@ -1,0 +1,39 @@
+#include "tests/support/random_positions.hpp"
+
+#include <filesystem>
+#include <random>
+
+namespace reversi::testing {
+
+std::vector<Position> random_positions(Variant variant, int count, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    out.reserve(static_cast<std::size_t>(count));
+    while (static_cast<int>(out.size()) < count) {
+        Position pos = start_position(variant);
+        while (static_cast<int>(out.size()) < count) {
+            out.push_back(pos);
+            if (pos.is_over()) break;
+            const Bitboard moves = pos.moves();
+            if (!moves) {
+                pos = pos.pass();
+                continue;
+            }
+            int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(moves)));
+            for (int sq : squares(moves)) {
+                if (pick-- == 0) {
+                    pos = pos.play(sq);
+                    break;
+                }
+            }
+        }
+    }
+    return out;
+}
+
+std::string shared_data_dir() {
+    const std::filesystem::path dir(REVERSI_SHARED_DATA);
+    return std::filesystem::is_directory(dir) ? dir.lexically_normal().string() : std::string();
+}
+
+}  // namespace reversi::testing

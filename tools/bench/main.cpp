@@ -1,0 +1,91 @@
+// reversi-bench: speed figures of the board layer (perft with bulk counting, move generation and flips).
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "engine/board/perft.hpp"
+#include "engine/board/variant.hpp"
+#include "protocol/cli/command_line.hpp"
+
+using namespace reversi;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Random positions reached by random play from the start, for move-generation throughput.
+std::vector<Position> sample_positions(int count, unsigned seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<Position> out;
+    while (static_cast<int>(out.size()) < count) {
+        Position pos = start_position();
+        while (!pos.is_over() && static_cast<int>(out.size()) < count) {
+            out.push_back(pos);
+            const Bitboard moves = pos.moves();
+            if (!moves) {
+                pos = pos.pass();
+                continue;
+            }
+            std::vector<int> list;
+            for (int sq : squares(moves)) list.push_back(sq);
+            pos = pos.play(list[rng() % list.size()]);
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec{
+        "reversi-bench", "reversi-bench [--perft-depth N] [--positions N]",
+        "Measures the board layer on this machine: perft from the 8x8 start (a pass counts as a ply,\n"
+        "a game that ends before the horizon is one leaf; bulk counting at the last ply), then\n"
+        "legal-move generation and flip computation over random reachable positions.",
+        {{"perft-depth", true, "perft depth from the 8x8 start (default 10)"},
+         {"positions", true, "random positions for the move-generation loop (default 1000000)"}},
+        ""};
+    auto parsed = cli::parse_command_line(spec, argc, argv);
+    if (parsed.exit_code) return *parsed.exit_code;
+    auto depth = parsed.args.get_int("perft-depth", 10, 1, 16);
+    auto count = parsed.args.get_int("positions", 1000000, 1, 100000000);
+    if (!depth || !count) {
+        std::fprintf(stderr, "reversi-bench: %s\n", (!depth ? depth.error() : count.error()).message.c_str());
+        return 2;
+    }
+
+    const Position start = start_position();
+    for (int d = 1; d <= *depth; ++d) {
+        const auto t0 = Clock::now();
+        const auto nodes = perft(start, d);
+        const double s = seconds_since(t0);
+        std::printf("perft %2d %14llu  %8.3f s  %8.1f Mnodes/s\n", d, static_cast<unsigned long long>(nodes), s,
+                    s > 0 ? static_cast<double>(nodes) / s / 1e6 : 0.0);
+    }
+
+    const auto positions = sample_positions(static_cast<int>(*count), 12345);
+    Bitboard sink = 0;
+    auto t0 = Clock::now();
+    for (int rep = 0; rep < 10; ++rep) {
+        for (const auto& p : positions) sink ^= legal_moves(p.player ^ (sink & 1), p.opponent);
+    }
+    double s = seconds_since(t0);
+    std::printf("legal_moves  %8.1f M calls/s\n", 10.0 * static_cast<double>(positions.size()) / s / 1e6);
+
+    long long flip_calls = 0;
+    t0 = Clock::now();
+    for (const auto& p : positions) {
+        for (int sq : squares(p.moves())) {
+            sink ^= flips(p.player, p.opponent, sq);
+            ++flip_calls;
+        }
+    }
+    s = seconds_since(t0);
+    std::printf("flips        %8.1f M calls/s  (%lld calls)\n", static_cast<double>(flip_calls) / s / 1e6, flip_calls);
+    std::printf("checksum %016llx\n", static_cast<unsigned long long>(sink));
+    return 0;
+}
