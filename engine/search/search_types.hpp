@@ -1,0 +1,89 @@
+#pragma once
+// What a caller (the protocol layer, the tools) gives the search and gets back: limits, options,
+// per-iteration reports and the final result. Plain structs; the search never formats text.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "engine/board/bitboard.hpp"
+#include "engine/core/expected.hpp"
+
+namespace reversi {
+
+enum class Algorithm : std::uint8_t {
+    Minimax,          // minimax: plain negamax, no pruning
+    AlphaBeta,        // alphabeta: fail-soft
+    AlphaBetaHard,    // alphabeta-hard: fail-hard
+    NegaScout,        // negascout (alias pvs): the default
+    Scout,            // scout: Pearl's SCOUT with eval/test
+    MtdF,             // mtdf
+    Sss,              // sss: MTD(+inf)
+    Dual,             // dual: MTD(-inf)
+    CStar,            // cstar: NegaC*
+};
+
+// Name as used by "go ... algo NAME" (case-insensitive; "pvs" is an alias of negascout).
+[[nodiscard]] Expected<Algorithm> parse_algorithm(std::string_view name);
+[[nodiscard]] std::string_view algorithm_name(Algorithm a) noexcept;
+
+enum class MoveOrdering : std::uint8_t { Normal, None };  // None: ascending square index
+
+struct SearchOptions {
+    Algorithm algorithm = Algorithm::NegaScout;
+    bool use_tt = true;
+    bool iterative_deepening = true;
+    bool aspiration = true;
+    MoveOrdering ordering = MoveOrdering::Normal;
+    int threads = 1;
+    int multipv = 1;
+};
+
+struct SearchLimits {
+    std::optional<int> depth;                          // plies; exact solve when depth >= empties
+    std::optional<std::uint64_t> nodes;
+    std::optional<std::chrono::milliseconds> soft_time;  // do not start a new iteration after this
+    std::optional<std::chrono::milliseconds> hard_time;  // stop the search at this time
+    bool infinite = false;                             // only stop ends the search
+    bool solve = false;                                // exact endgame score
+    bool wld = false;                                  // win/loss/draw only
+    std::vector<Move> search_moves;                    // restrict the root moves (empty: all)
+};
+
+enum class Bound : std::uint8_t { Exact, Lower, Upper };
+
+struct IterationReport {
+    int depth = 0;
+    int selective_depth = 0;
+    int score = 0;                    // discs, side to move
+    Bound bound = Bound::Exact;
+    bool exact = false;               // score is the exact game-theoretic value (endgame solve)
+    bool wld = false;                 // score is only win (+1) / draw (0) / loss (-1)
+    int multipv = 1;                  // 1-based line number when MultiPV > 1
+    std::uint64_t nodes = 0;
+    std::uint64_t leaves = 0;
+    std::chrono::milliseconds time{0};
+    int hashfull = 0;                 // per mille
+    std::vector<Move> pv;
+};
+
+struct SearchResult {
+    Move best_move = kNoMove;         // kPass when the side must pass, kNoMove when the game is over
+    int score = 0;
+    bool exact = false;
+    int depth = 0;                    // last completed iteration
+    std::uint64_t nodes = 0;          // positions visited, passes included
+    std::uint64_t leaves = 0;         // evaluations at the horizon or at game end
+    std::chrono::milliseconds time{0};
+    Algorithm algorithm = Algorithm::NegaScout;
+    std::vector<Move> pv;
+};
+
+struct SearchCallbacks {
+    std::function<void(const IterationReport&)> on_iteration;  // called from the search thread
+};
+
+}  // namespace reversi
