@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""A UCI-style test engine for reversi-match.
+
+--mode random        a legal move picked by a hash of the position (deterministic)
+--mode search        disc-count alpha-beta to the depth of `go depth N`
+--mode crash         exits after --after N `go` commands
+--mode hang          stops answering after --after N `go` commands
+--mode illegal       answers an occupied or unplayable square after --after N `go` commands
+--mode garbage       answers unreadable text after --after N `go` commands
+--mode slow          sleeps --sleep-ms before every bestmove
+--mode nostart       exits at once without a handshake
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import othello_rules as R  # noqa: E402
+
+
+def out(line):
+    sys.stdout.write(line + '\n')
+    sys.stdout.flush()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--mode', default='random')
+    ap.add_argument('--after', type=int, default=0)
+    ap.add_argument('--seed', type=int, default=0)
+    ap.add_argument('--sleep-ms', type=int, default=0)
+    args = ap.parse_args()
+    if args.mode == 'nostart':
+        return 3
+    board, side = R.start()
+    gos = 0
+    for raw in sys.stdin:
+        words = raw.split()
+        if not words:
+            continue
+        cmd = words[0]
+        if cmd == 'uci':
+            out('id name fake-' + args.mode)
+            out('id author tests')
+            out('option name Hash type spin default 16 min 1 max 1024')
+            out('uciok')
+        elif cmd == 'isready':
+            out('readyok')
+        elif cmd == 'quit':
+            return 0
+        elif cmd == 'position':
+            i = 1
+            if words[i] == 'startpos':
+                board, side = R.start()
+                i += 1
+            elif words[i] == 'board':
+                board = [c if c in 'XO' else '-' for c in words[i + 1].upper().replace('*', 'X')]
+                side = 'X' if words[i + 2].upper() in ('X', '*', 'B') else 'O'
+                i += 3
+            if i < len(words) and words[i] == 'moves':
+                for m in words[i + 1:]:
+                    board, side = R.apply(board, side, m)
+        elif cmd == 'go':
+            gos += 1
+            depth = int(words[words.index('depth') + 1]) if 'depth' in words else 1
+            broken = gos > args.after
+            if args.mode == 'crash' and broken:
+                os._exit(1)
+            if args.mode == 'hang' and broken:
+                time.sleep(3600)
+            if args.mode == 'illegal' and broken:
+                occupied = [sq for sq in range(64) if board[sq] != '-']
+                out('bestmove ' + R.name(occupied[0]))
+                continue
+            if args.mode == 'garbage' and broken:
+                out('\x01\x02 zz bestmove?')
+                out('bestmove qq99')
+                continue
+            if args.mode == 'slow':
+                time.sleep(args.sleep_ms / 1000.0)
+            if args.mode == 'search':
+                score, sq = R.negamax(board, side, depth)
+            else:
+                sq = R.random_move(board, side, args.seed)
+                score = R.disc_diff(board, side)
+            if sq is None:
+                out('bestmove pass' if R.moves(board, R.other(side)) else 'bestmove none')
+            else:
+                out('info depth %d score cp %d nodes 1 pv %s' % (depth, score * 100, R.name(sq)))
+                out('bestmove ' + R.name(sq))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
