@@ -7,35 +7,31 @@
 --mode hang          stops answering after --after N `go` commands
 --mode illegal       answers an occupied or unplayable square after --after N `go` commands
 --mode garbage       answers unreadable text after --after N `go` commands
+--mode pass          answers `bestmove pass` (while it has moves) after --after N `go` commands
 --mode slow          sleeps --sleep-ms before every bestmove
 --mode nostart       exits at once without a handshake
+--listen PORTFILE    serve the protocol over TCP on 127.0.0.1 (a free port, written to PORTFILE), one
+                     session per connection, instead of stdin/stdout
 """
 import argparse
 import os
+import socket
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import othello_rules as R  # noqa: E402
 
 
-def out(line):
-    sys.stdout.write(line + '\n')
-    sys.stdout.flush()
+def session(inp, outp, args):
+    def out(line):
+        outp.write(line + '\n')
+        outp.flush()
 
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--mode', default='random')
-    ap.add_argument('--after', type=int, default=0)
-    ap.add_argument('--seed', type=int, default=0)
-    ap.add_argument('--sleep-ms', type=int, default=0)
-    args = ap.parse_args()
-    if args.mode == 'nostart':
-        return 3
     board, side = R.start()
     gos = 0
-    for raw in sys.stdin:
+    for raw in inp:
         words = raw.split()
         if not words:
             continue
@@ -66,6 +62,8 @@ def main():
             depth = int(words[words.index('depth') + 1]) if 'depth' in words else 1
             broken = gos > args.after
             if args.mode == 'crash' and broken:
+                if args.listen:
+                    return 1
                 os._exit(1)
             if args.mode == 'hang' and broken:
                 time.sleep(3600)
@@ -76,6 +74,9 @@ def main():
             if args.mode == 'garbage' and broken:
                 out('\x01\x02 zz bestmove?')
                 out('bestmove qq99')
+                continue
+            if args.mode == 'pass' and broken:
+                out('bestmove pass')
                 continue
             if args.mode == 'slow':
                 time.sleep(args.sleep_ms / 1000.0)
@@ -90,6 +91,38 @@ def main():
                 out('info depth %d score cp %d nodes 1 pv %s' % (depth, score * 100, R.name(sq)))
                 out('bestmove ' + R.name(sq))
     return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--mode', default='random')
+    ap.add_argument('--after', type=int, default=0)
+    ap.add_argument('--seed', type=int, default=0)
+    ap.add_argument('--sleep-ms', type=int, default=0)
+    ap.add_argument('--listen', default='')
+    args = ap.parse_args()
+    if args.mode == 'nostart':
+        return 3
+    if not args.listen:
+        return session(sys.stdin, sys.stdout, args)
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(('127.0.0.1', 0))
+    server.listen(16)
+    with open(args.listen + '.tmp', 'w') as f:
+        f.write(str(server.getsockname()[1]))
+    os.rename(args.listen + '.tmp', args.listen)
+
+    def serve(conn):
+        with conn, conn.makefile('r') as inp, conn.makefile('w') as outp:
+            try:
+                session(inp, outp, args)
+            except (OSError, ValueError):
+                pass
+
+    while True:
+        conn, _ = server.accept()
+        threading.Thread(target=serve, args=(conn,), daemon=True).start()
 
 
 if __name__ == '__main__':
