@@ -119,3 +119,14 @@ TEST_CASE("sprt: decides H1 for a clearly stronger engine and H0 for a clearly w
     CHECK(h0.llr == doctest::Approx(-12.20345).epsilon(1e-5));
     CHECK(h0.decision == SprtDecision::AcceptH0);
 }
+
+TEST_CASE("sprt: zero variance (every pair lost) is regularised and decides H0") {
+    // ten pairs, all LL: counts [10, 0, 0, 0, 0] -> [10, 0.001, 0.001, 0.001, 0.001] (total 10.004)
+    // m = 0.001 * (0.25 + 0.5 + 0.75 + 1) / 10.004 = 0.00024990, v = 0.00018736
+    // elo1 = 50: s1 = 0.571463; LLR = 10 * 0.071463 * (0.00049980 - 1.071463) / (2 * 0.00018736) = -2042.41
+    std::vector<GameOutcome> lost;
+    for (int i = 0; i < 20; ++i) lost.push_back({i, 0.0, std::nullopt});
+    const auto s = sprt({0, 50, 0.05, 0.05}, compute_statistics(lost));
+    CHECK(s.llr == doctest::Approx(-2042.41).epsilon(1e-5));
+    CHECK(s.decision == SprtDecision::AcceptH0);
+}
