@@ -63,10 +63,11 @@ TEST_CASE("openings: a file of transcripts and board strings, each played twice 
     }
     const auto r = run_match({"--engine", "name=a", fake_uci("--seed 1"), "depth=1", "--engine", "name=b",
                               fake_uci("--seed 2"), "depth=1", "--games", "8", "--openings", dir + "/openings.txt",
-                              "--out", dir + "/m", "--json"},
+                              "--out", dir + "/m", "--json", "--progress", "on"},
                              dir);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("games 8/8  W/D/L ") != std::string::npos);  // the progress line, forced on
     const auto ggf = read_lines(dir + "/m.ggf");
     REQUIRE(ggf.size() == 8);
     CHECK(opening_moves(game_line(ggf, 0)) == "F5D6C3");

@@ -90,3 +90,24 @@ TEST_CASE("protocols: the deeper of two searching engines scores better") {
     CHECK(json_double(r.out, "score") > 0.5);
     CHECK(json_double(r.out, "average_disc_margin") > 0);
 }
+
+TEST_CASE("protocols: the real engine at depth 4 scores better than at depth 1") {
+    // Needs the engine's UCI-style protocol (issue 4); skipped while the binary does not answer uciok.
+    const std::string probe = "printf 'uci\\nquit\\n' | timeout 10 " + engine_binary() + " 2>/dev/null | grep -q uciok";
+    if (std::system(probe.c_str()) != 0) {
+        MESSAGE("reversi-engine does not speak the UCI-style protocol yet: skipped");
+        return;
+    }
+    const std::string dir = scratch_dir("real-engine");
+    const std::string cmd = "cmd=" + engine_binary();
+    const auto r = run_match({"--engine", "name=d4", cmd, "depth=4", "--engine", "name=d1", cmd, "depth=1", "--games",
+                              "12", "--random-openings", "6", "--balance-depth", "0", "--seed", "3", "--out",
+                              dir + "/m", "--json"},
+                             dir);
+    INFO(r.out);
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(json_int(r.out, "games") == 12);
+    CHECK(json_field(r.out, "forfeits") == "{}");
+    CHECK(json_double(r.out, "score") > 0.5);
+}
