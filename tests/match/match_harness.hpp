@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -94,10 +93,13 @@ inline std::string fake_nboard() { return "cmd=python3 " + fakes_dir() + "/fake_
 
 // The raw JSON value of `"key": value` in the summary (numbers, arrays, objects on one line).
 inline std::string json_field(const std::string& json, const std::string& key) {
-    const std::regex re("\"" + key + "\": ([^\\n]*?),?\\n");
-    std::smatch m;
-    if (!std::regex_search(json, m, re)) return "<missing " + key + ">";
-    return m[1].str();
+    const std::string tag = "\n  \"" + key + "\": ";
+    const auto at = json.find(tag);
+    if (at == std::string::npos) return "<missing " + key + ">";
+    const auto begin = at + tag.size();
+    std::string value = json.substr(begin, json.find('\n', begin) - begin);
+    if (!value.empty() && value.back() == ',') value.pop_back();
+    return value;
 }
 
 inline int json_int(const std::string& json, const std::string& key) {

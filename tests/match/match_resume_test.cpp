@@ -1,6 +1,7 @@
 // An interrupted match resumes from its files with nothing lost and nothing counted twice.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <thread>
