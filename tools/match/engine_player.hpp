@@ -71,6 +71,7 @@ struct MoveAnswer {
     std::string move_text;            // as the engine wrote it; validated by the game loop
     std::optional<double> eval;       // discs, side to move, when the engine said it
     std::optional<int> depth;
+    std::string engine_error;         // the last "info string error: ..." the engine sent while thinking
 };
 
 // Either an answer or a failure.

@@ -85,15 +85,17 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
                            players);
         }
         const std::string& text = outcome.answer->move_text;
+        const std::string said =
+            outcome.answer->engine_error.empty() ? "" : " (the engine said: " + outcome.answer->engine_error + ")";
         const auto move = parse_move(text);
         if (!move || *move == kNoMove) {
-            return forfeit(result, e, {Fault::Garbage, "unreadable move '" + text.substr(0, 40) + "'"}, players);
+            return forfeit(result, e, {Fault::Garbage, "unreadable move '" + text.substr(0, 40) + "'" + said}, players);
         }
         const auto next = apply_move(request.current, *move);
         if (!next) {
             return forfeit(result, e,
                            {Fault::Illegal, "illegal move " + move_to_string(*move) + " in " +
-                                                to_board_string(request.current)},
+                                                to_board_string(request.current) + said},
                            players);
         }
         result.moves.push_back({*move, outcome.answer->eval,

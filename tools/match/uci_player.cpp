@@ -134,7 +134,10 @@ ThinkOutcome UciPlayer::think(const MoveRequest& request, SteadyClock::time_poin
         }
         if (word != "info") continue;  // anything else is ignored, as UCI says
         while (in >> word) {
-            if (word == "string") break;
+            if (word == "string") {
+                if (r.line.find("error") != std::string::npos) answer.engine_error = r.line.substr(0, 200);
+                break;
+            }
             if (word == "score") {
                 std::string kind;
                 long long value = 0;
