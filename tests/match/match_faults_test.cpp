@@ -72,6 +72,14 @@ TEST_CASE("faults: garbage instead of a move forfeits by garbage") {
     check_all_forfeited(faulty_match("garbage", {fake_uci("--mode garbage --after 0"), "depth=1"}), "garbage");
 }
 
+TEST_CASE("faults: an endless line (2 MB without a newline) forfeits by garbage without eating memory") {
+    if (!have_python()) {
+        MESSAGE("python3 not found: skipped");
+        return;
+    }
+    check_all_forfeited(faulty_match("flood", {fake_uci("--mode flood --after 1"), "depth=1"}), "garbage");
+}
+
 TEST_CASE("faults: a move after the flag (clock) and after movetime + margin forfeits on time") {
     if (!have_python()) {
         MESSAGE("python3 not found: skipped");

@@ -7,6 +7,7 @@
 --mode hang          stops answering after --after N `go` commands
 --mode illegal       answers an occupied or unplayable square after --after N `go` commands
 --mode garbage       answers unreadable text after --after N `go` commands
+--mode flood         writes 2 MB without an end of line after --after N `go` commands
 --mode pass          answers `bestmove pass` (while it has moves) after --after N `go` commands
 --mode slow          sleeps --sleep-ms before every bestmove
 --mode nostart       exits at once without a handshake
@@ -75,6 +76,10 @@ def session(inp, outp, args):
                 out('\x01\x02 zz bestmove?')
                 out('bestmove qq99')
                 continue
+            if args.mode == 'flood' and broken:
+                outp.write('x' * (2 << 20))
+                outp.flush()
+                time.sleep(3600)
             if args.mode == 'pass' and broken:
                 out('bestmove pass')
                 continue
