@@ -27,7 +27,7 @@ int complete_lines(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("resume: kill the runner mid-match, resume, and the counts equal an uninterrupted run") {
+TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the counts equal an uninterrupted run") {
     if (!have_python()) {
         MESSAGE("python3 not found: skipped");
         return;
@@ -71,6 +71,18 @@ TEST_CASE("resume: kill the runner mid-match, resume, and the counts equal an un
 
     auto resume_args = match_args(prefix);
     resume_args.push_back("--resume");
+    // Resume, then interrupt politely (SIGINT) after some more games: the runner stops at once, keeps
+    // what is recorded and says how to continue.
+    const pid_t second = start_match(resume_args, dir);
+    while (complete_lines(prefix + ".log") < 15 && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ::kill(second, SIGINT);
+    const auto interrupted = wait_match(second, dir);
+    CHECK(interrupted.exit_code == 130);
+    CHECK(interrupted.err.find("continue with --resume") != std::string::npos);
+    CHECK(json_field(read_text(prefix + ".json"), "complete") == "false");
+
     const auto resumed = run_match(resume_args, dir);
     INFO(resumed.err);
     REQUIRE(resumed.exit_code == 0);

@@ -183,11 +183,12 @@ ReadResult EngineConnection::read_line(SteadyClock::time_point deadline) {
             return {ReadStatus::TooLong, {}};
         }
         if (read_fd_ < 0) return {ReadStatus::Closed, {}};
+        if (abort_ != nullptr && abort_->load()) return {ReadStatus::Aborted, {}};
         const auto now = SteadyClock::now();
         if (now >= deadline) return {ReadStatus::Timeout, {}};
         const auto wait = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
         pollfd p{read_fd_, POLLIN, 0};
-        const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(wait, 1 << 30)));
+        const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(wait, abort_ != nullptr ? 50 : 1 << 30)));
         if (rc < 0) {
             if (errno == EINTR) continue;
             return {ReadStatus::Closed, {}};

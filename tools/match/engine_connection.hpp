@@ -3,6 +3,7 @@
 // Reads wait with poll() up to a deadline, so a silent engine is detected as a hang; a closed pipe or
 // socket is detected as a crash. close() ends the engine: for a process it closes stdin, waits a short
 // grace period and then kills the whole process group.
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -24,7 +25,7 @@ struct EngineEndpoint {
     std::string working_dir;           // child's working directory ("" = unchanged)
 };
 
-enum class ReadStatus { Line, Timeout, Closed, TooLong };
+enum class ReadStatus { Line, Timeout, Closed, TooLong, Aborted };
 
 struct ReadResult {
     ReadStatus status = ReadStatus::Closed;
@@ -42,8 +43,10 @@ public:
 
     // Writes one line (a '\n' is appended). False when the engine is gone.
     [[nodiscard]] bool send_line(const std::string& line);
-    // The next line, or Timeout when `deadline` passes first, or Closed at end of stream.
+    // The next line, or Timeout when `deadline` passes first, or Closed at end of stream, or Aborted
+    // (checked every 50 ms) when the abort flag given to set_abort_flag() becomes true.
     [[nodiscard]] ReadResult read_line(SteadyClock::time_point deadline);
+    void set_abort_flag(const std::atomic<bool>* abort) noexcept { abort_ = abort; }
     // Ends the engine (see above). Safe to call twice.
     void close(std::chrono::milliseconds grace = std::chrono::milliseconds(200));
     // Every line read and written, for error messages: the last few.
@@ -59,6 +62,7 @@ private:
     bool is_tcp_ = false;
     std::string buffer_;
     std::vector<std::string> traffic_;
+    const std::atomic<bool>* abort_ = nullptr;
 };
 
 inline constexpr std::size_t kMaxLineLength = 1 << 20;

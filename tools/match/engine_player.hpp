@@ -99,6 +99,7 @@ public:
 struct PlayerTimeouts {
     Millis handshake{10000};  // uci..uciok, isready..readyok, nboard ping..pong
     Millis hang{60000};       // a depth or node search with no reply by then hangs
+    const std::atomic<bool>* abort = nullptr;  // when it becomes true, waits end at once (interrupted match)
 };
 
 [[nodiscard]] std::unique_ptr<EnginePlayer> make_player(const EngineConfig& config, const PlayerTimeouts& timeouts);

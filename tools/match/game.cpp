@@ -28,12 +28,21 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
     result.start = spec.opening.start;
     result.opening_moves = spec.opening.moves;
 
+    auto aborted = [&] {
+        players[0]->kill();
+        players[1]->kill();
+        return std::nullopt;
+    };
     for (int e = 0; e < 2; ++e) {
         EnginePlayer* p = players[static_cast<std::size_t>(e)];
         if (!p->running()) {
-            if (auto f = p->start(); f.fault != Fault::None) return forfeit(result, e, f, players);
+            const auto f = p->start();
+            if (abort.load()) return aborted();
+            if (f.fault != Fault::None) return forfeit(result, e, f, players);
         }
-        if (auto f = p->new_game(); f.fault != Fault::None) return forfeit(result, e, f, players);
+        const auto f = p->new_game();
+        if (abort.load()) return aborted();
+        if (f.fault != Fault::None) return forfeit(result, e, f, players);
     }
 
     MoveRequest request;
@@ -45,11 +54,7 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
     auto engine_of = [&](Color c) { return c == Color::Black ? spec.black : 1 - spec.black; };
 
     while (!request.current.is_over()) {
-        if (abort.load()) {
-            players[0]->kill();
-            players[1]->kill();
-            return std::nullopt;
-        }
+        if (abort.load()) return aborted();
         const Color side = request.current.side;
         if (request.current.must_pass()) {
             result.moves.push_back({kPass, std::nullopt, 0.0, true});
@@ -77,6 +82,7 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
         const auto deadline = flag ? *flag : started + settings.timeouts.hang;
         const ThinkOutcome outcome = players[ue]->think(request, deadline, flag.has_value());
         const auto used = std::chrono::duration_cast<Millis>(SteadyClock::now() - started);
+        if (abort.load()) return aborted();
         if (!outcome.answer) return forfeit(result, e, outcome.failure, players);
         if (!clocks[ue].charge(used)) {
             return forfeit(result, e,

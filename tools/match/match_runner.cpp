@@ -2,6 +2,9 @@
 #include "tools/match/match_runner.hpp"
 
 #include <atomic>
+#include <csignal>
+#include <ctime>
+#include <pthread.h>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -34,6 +37,8 @@ public:
         : config_(config), store_(std::move(store)), progress_(config.progress),
           started_(std::chrono::steady_clock::now()) {
         names_ = {config.engines[0].name, config.engines[1].name};
+        timeouts_ = config.timeouts;
+        timeouts_.abort = &abort_;
         std::set<int> done;
         for (const auto& r : store_.previous()) {
             if (r.index >= config.games) continue;  // a shorter rerun ignores games beyond its range
@@ -50,17 +55,41 @@ public:
     }
 
     int run() {
+        // SIGINT/SIGTERM: blocked in every thread and taken by a watcher, which stops the match: running
+        // games end at once unrecorded, the summary of the recorded games is printed, exit code 130.
+        sigset_t signals;
+        sigemptyset(&signals);
+        sigaddset(&signals, SIGINT);
+        sigaddset(&signals, SIGTERM);
+        sigset_t previous;
+        pthread_sigmask(SIG_BLOCK, &signals, &previous);
+        std::atomic<bool> finished{false};
+        std::thread watcher([&] {
+            const timespec slice{0, 100'000'000};
+            while (!finished.load()) {
+                const int sig = sigtimedwait(&signals, nullptr, &slice);
+                if (sig == SIGINT || sig == SIGTERM) interrupt();
+            }
+        });
         const int workers = std::max(1, std::min<int>(config_.concurrency, static_cast<int>(pending_.size())));
         std::vector<std::thread> threads;
         if (!stop_scheduling_) {
             for (int w = 0; w < workers; ++w) threads.emplace_back([this] { worker(); });
         }
         for (auto& t : threads) t.join();
+        finished = true;
+        watcher.join();
+        pthread_sigmask(SIG_SETMASK, &previous, nullptr);
         progress_.finish();
         if (!fatal_.empty()) {
             std::fprintf(stderr, "reversi-match: %s\n", fatal_.c_str());
         }
-        return report();
+        if (interrupted_) {
+            std::fprintf(stderr, "reversi-match: interrupted with %zu games recorded; continue with --resume\n",
+                         outcomes_.size());
+        }
+        const int code = report();
+        return interrupted_ ? 130 : code;
     }
 
 private:
@@ -86,9 +115,9 @@ private:
     }
 
     void worker() {
-        std::array<std::unique_ptr<EnginePlayer>, 2> players = {make_player(config_.engines[0], config_.timeouts),
-                                                                 make_player(config_.engines[1], config_.timeouts)};
-        GameSettings settings{{config_.engines[0].tc, config_.engines[1].tc}, config_.timeouts};
+        std::array<std::unique_ptr<EnginePlayer>, 2> players = {make_player(config_.engines[0], timeouts_),
+                                                                 make_player(config_.engines[1], timeouts_)};
+        GameSettings settings{{config_.engines[0].tc, config_.engines[1].tc}, timeouts_};
         while (auto index = next_game()) {
             GameSpec spec;
             spec.index = *index;
@@ -125,6 +154,13 @@ private:
         players[1]->stop();
     }
 
+    void interrupt() {
+        std::lock_guard lock(mutex_);
+        interrupted_ = true;
+        stop_scheduling_ = true;
+        abort_ = true;
+    }
+
     void fail(const std::string& message) {
         std::lock_guard lock(mutex_);
         fail_locked(message);
@@ -144,7 +180,7 @@ private:
         in.forfeits = forfeits_;
         in.games_planned = config_.games;
         const bool sprt_done = sprt_state_ && sprt_state_->decision != SprtDecision::Continue;
-        in.complete = fatal_.empty() && (static_cast<int>(outcomes_.size()) == config_.games || sprt_done);
+        in.complete = fatal_.empty() && !interrupted_ && (static_cast<int>(outcomes_.size()) == config_.games || sprt_done);
         in.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         const std::string json = summary_json(in);
         std::ofstream(config_.out_prefix + ".json", std::ios::trunc) << json;
@@ -165,6 +201,8 @@ private:
     std::optional<SprtState> sprt_state_;
     int played_this_run_ = 0;
     bool stop_scheduling_ = false;  // guarded by mutex_
+    bool interrupted_ = false;      // guarded by mutex_ (read after the workers have ended)
+    PlayerTimeouts timeouts_;
     std::atomic<bool> abort_{false};
     std::array<std::atomic<bool>, 2> ever_started_{};
     std::string fatal_;

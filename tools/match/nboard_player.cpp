@@ -30,6 +30,7 @@ EngineFailure NBoardPlayer::start() {
     auto conn = EngineConnection::open(config_.endpoint);
     if (!conn) return {Fault::StartFailed, conn.error().message};
     conn_ = std::move(*conn);
+    conn_->set_abort_flag(timeouts_.abort);
     const int depth = config_.tc.depth.value_or(1);
     if (!conn_->send_line("nboard 2") || !conn_->send_line("set depth " + std::to_string(depth))) {
         return {Fault::StartFailed, "cannot write to the engine"};

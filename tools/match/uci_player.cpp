@@ -22,6 +22,8 @@ EngineFailure failure_from_read(const ReadResult& r, bool deadline_is_flag, cons
             return {Fault::Crash, "connection closed while waiting for " + waiting_for};
         case ReadStatus::TooLong:
             return {Fault::Garbage, "a line longer than " + std::to_string(kMaxLineLength) + " bytes"};
+        case ReadStatus::Aborted:
+            return {Fault::Crash, "interrupted"};  // never recorded: the game loop sees the abort flag
         case ReadStatus::Line:
             break;
     }
@@ -47,6 +49,7 @@ EngineFailure UciPlayer::start() {
     auto conn = EngineConnection::open(config_.endpoint);
     if (!conn) return {Fault::StartFailed, conn.error().message};
     conn_ = std::move(*conn);
+    conn_->set_abort_flag(timeouts_.abort);
     if (!conn_->send_line("uci")) return {Fault::StartFailed, "cannot write to the engine"};
     if (auto f = wait_for("uciok", timeouts_.handshake); f.fault != Fault::None) {
         return {Fault::StartFailed, "handshake: " + f.detail};
