@@ -118,6 +118,9 @@ Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineE
         ::dup2(from_child[1], 1);
         ::dup2(err_fd, 2);
         ::signal(SIGPIPE, SIG_DFL);
+        sigset_t none;  // the runner blocks SIGINT/SIGTERM in its threads; the engine starts clean
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
         if (dir != nullptr && ::chdir(dir) != 0) {
             const int e = errno;
             (void)!::write(exec_status[1], &e, sizeof e);

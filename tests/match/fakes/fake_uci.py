@@ -98,6 +98,19 @@ def session(inp, outp, args):
     return 0
 
 
+def signals_blocked():
+    """True when SIGINT or SIGTERM is blocked (an engine must not inherit the runner's signal mask)."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('SigBlk:'):
+                    mask = int(line.split()[1], 16)
+                    return bool(mask & ((1 << 1) | (1 << 14)))
+    except OSError:
+        pass
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--mode', default='random')
@@ -108,6 +121,9 @@ def main():
     args = ap.parse_args()
     if args.mode == 'nostart':
         return 3
+    if signals_blocked():
+        sys.stderr.write('fake_uci: started with SIGINT/SIGTERM blocked\n')
+        return 4
     if not args.listen:
         return session(sys.stdin, sys.stdout, args)
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
