@@ -1,6 +1,7 @@
-// The bench fingerprint: fixed positions (openings and middle games reached by fixed transcripts),
+// The bench fingerprint: fixed positions (the start, openings, and middle games reached by fixed
+// transcripts of seeded random games),
 // searched one after the other with the default search (iterative deepening + negascout + TT +
-// aspiration), one thread, a table of `hash_mib` MiB cleared at the start, depth 8 unless told. The node
+// aspiration), one thread, a table of `hash_mib` MiB cleared at the start, depth 10 unless told. The node
 // total identifies the search's behaviour; it must be the same on every run and every machine.
 #include "engine/search/bench.hpp"
 
@@ -14,17 +15,17 @@ namespace reversi {
 
 namespace {
 
-constexpr int kDefaultDepth = 8;
+constexpr int kDefaultDepth = 10;
 
 constexpr std::array<std::string_view, 8> kTranscripts = {
     "",
     "f5d6c3d3c4",
     "f5f6e6f4e3c5c4",
-    "f5d6c5f4e3f6d3e6",
+    "e6f4f3f2c3c4e3f6g5b2g6e2d2f5d3c6b3f7g4a3",
     "f5f6e6f4g5e7f7h5e3",
-    "c4e3f6e6f5c5c3b4b5d3f4a5",
-    "f5d6c4d3c3f4f6f3e6e7c5c6b5d7e3g4",
-    "e6f4c3c4d3d6e3c2b3d2c5f5f3f6e7g5g4h3",
+    "c4c5b6c3e3d3f5g6g5f6g7c6e6h8c2f7d7d2e8f2g8d6e7h6c7h5",
+    "d3c3f5f4f3f6f7g7d6f8c4f2b2a1g3b4b3h4g6h5h8e6a4c2h2h3e2d2g5h6g8a5",
+    "d3e3f2c5d6c6f6e7b5f4b7c2g4b6b1a4b4c4f5g1f3e2c3h4d1f1h3e6d7b2a2a8d2e8g5a5a6h5",
 };
 
 }  // namespace
