@@ -1,0 +1,30 @@
+#include "protocol/session/job_runner.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace reversi::session {
+
+JobRunner::~JobRunner() {
+    stop();
+    wait();
+}
+
+void JobRunner::start(Job job) {
+    wait();
+    stop_.store(false, std::memory_order_relaxed);
+    running_.store(true, std::memory_order_release);
+    thread_ = std::thread([this, job = std::move(job)] {
+        try {
+            job(stop_);
+        } catch (const std::exception& e) {  // e.g. std::bad_alloc: report, keep serving
+            spdlog::error("job failed: {}", e.what());
+        }
+        running_.store(false, std::memory_order_release);
+    });
+}
+
+void JobRunner::wait() {
+    if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace reversi::session
