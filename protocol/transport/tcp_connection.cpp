@@ -87,8 +87,8 @@ asio::awaitable<void> TcpConnection::write_loop() {
         }
         error_code ec;
         co_await asio::async_write(socket_, asio::buffer(queue_.front()), asio::redirect_error(asio::use_awaitable, ec));
-        if (ec) {
-            if (!closed_) spdlog::info("connection {}: write failed ({})", peer_, ec.message());
+        if (ec || closed_) {
+            if (ec && !closed_) spdlog::info("connection {}: write failed ({})", peer_, ec.message());
             break;
         }
         queued_bytes_ -= queue_.front().size();
@@ -157,8 +157,7 @@ void TcpConnection::close_now() {
         socket_.close(ec);
         write_signal_.cancel();
         idle_timer_.cancel();
-        queue_.clear();
-        queued_bytes_ = 0;
+        // The queue is left alone: a write may be in flight on its front; deliver() drops new lines.
     }
     if (!reported_closed_) {
         reported_closed_ = true;
