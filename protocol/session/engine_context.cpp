@@ -8,7 +8,8 @@
 
 namespace reversi::session {
 
-Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConfig& config, LineSink sink) {
+Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConfig& config, LineSink sink,
+                                                               JobDoneNotifier job_done) {
     if (config.budget && !config.budget->reserve(config.hash_mib)) {
         return make_error("server memory budget exhausted (" + std::to_string(config.budget->available()) +
                           " MiB left of " + std::to_string(config.budget->total()) + ", a session needs " +
@@ -21,11 +22,13 @@ Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConf
         if (config.budget) config.budget->release(config.hash_mib);
         return make_error("out of memory for a " + std::to_string(config.hash_mib) + " MiB hash table");
     }
-    return std::unique_ptr<EngineContext>(new EngineContext(config, std::move(sink), std::move(searcher)));
+    return std::unique_ptr<EngineContext>(
+        new EngineContext(config, std::move(sink), std::move(job_done), std::move(searcher)));
 }
 
-EngineContext::EngineContext(const SessionConfig& config, LineSink sink, std::unique_ptr<Searcher> searcher)
-    : config_(config), sink_(std::move(sink)), searcher_(std::move(searcher)) {
+EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
+                             std::unique_ptr<Searcher> searcher)
+    : config_(config), sink_(std::move(sink)), job_done_(std::move(job_done)), searcher_(std::move(searcher)) {
     options_.hash_mib = config.hash_mib;
     options_.search = searcher_->options();
     game.start = start_position();
@@ -42,9 +45,10 @@ void EngineContext::stop_and_wait() {
     jobs_.wait();
 }
 
-void EngineContext::start_job(JobRunner::Job job) {
+void EngineContext::start_job(JobRunner::Job job, bool unbounded) {
     stop_and_wait();
-    jobs_.start(std::move(job));
+    job_unbounded_ = unbounded;
+    jobs_.start(std::move(job), job_done_);
 }
 
 Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {

@@ -23,6 +23,9 @@ namespace reversi::session {
 
 // Receives one reply line (without newline). Must be thread-safe: jobs call it from their thread.
 using LineSink = std::function<void(std::string line)>;
+// Called on the job's thread when a job has ended; the transport then calls Session::resume() on the
+// session's reader thread (to run the commands that waited for the job).
+using JobDoneNotifier = std::function<void()>;
 
 struct SessionConfig {
     std::size_t hash_mib = 16;           // Hash at the start of a session
@@ -39,7 +42,8 @@ struct GameState {
 class EngineContext {
 public:
     // Fails when the budget cannot hold the session's hash table.
-    [[nodiscard]] static Expected<std::unique_ptr<EngineContext>> create(const SessionConfig& config, LineSink sink);
+    [[nodiscard]] static Expected<std::unique_ptr<EngineContext>> create(const SessionConfig& config, LineSink sink,
+                                                                         JobDoneNotifier job_done = {});
     ~EngineContext();
     EngineContext(const EngineContext&) = delete;
     EngineContext& operator=(const EngineContext&) = delete;
@@ -51,8 +55,10 @@ public:
     void stop_and_wait();
     [[nodiscard]] bool busy() const noexcept { return jobs_.running(); }
     void stop_job() noexcept { jobs_.stop(); }
-    // Starts a job after stop_and_wait().
-    void start_job(JobRunner::Job job);
+    // Starts a job after stop_and_wait(). `unbounded`: the job only ends when stopped (go infinite).
+    void start_job(JobRunner::Job job, bool unbounded = false);
+    // The running job only ends when stopped (reader thread only).
+    [[nodiscard]] bool job_unbounded() const noexcept { return busy() && job_unbounded_; }
 
     // Only between jobs (after stop_and_wait()).
     [[nodiscard]] Searcher& searcher() noexcept { return *searcher_; }
@@ -66,10 +72,13 @@ public:
     GameState game;
 
 private:
-    EngineContext(const SessionConfig& config, LineSink sink, std::unique_ptr<Searcher> searcher);
+    EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
+                  std::unique_ptr<Searcher> searcher);
 
     SessionConfig config_;
     LineSink sink_;
+    JobDoneNotifier job_done_;
+    bool job_unbounded_ = false;
     uci::EngineOptions options_;
     std::unique_ptr<Searcher> searcher_;
     JobRunner jobs_;  // declared last: destroyed (stopped and joined) first

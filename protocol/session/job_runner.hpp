@@ -17,8 +17,9 @@ public:
     JobRunner(const JobRunner&) = delete;
     JobRunner& operator=(const JobRunner&) = delete;
 
-    // Starts `job` after joining any finished previous one. Precondition: !running().
-    void start(Job job);
+    // Starts `job` after joining any finished previous one. Precondition: !running(). `on_done` (may be
+    // empty) is called on the worker thread after the job has returned and running() has become false.
+    void start(Job job, std::function<void()> on_done = {});
     // Asks the running job to stop (no effect when idle).
     void stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
     // Joins the job's thread (returns at once when there is none).

@@ -1,5 +1,6 @@
 #include "protocol/transport/stdio_transport.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/signalfd.h>
@@ -46,7 +47,18 @@ int run_stdio(const StdioOptions& options) {
         std::fwrite(line.data(), 1, line.size(), stdout);
         std::fflush(stdout);
     };
-    auto created = session::Session::create(options.session, sink);
+    // Job-done notifications wake the loop through a pipe (written on the job's thread).
+    int wake[2];
+    if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0) {
+        spdlog::error("pipe failed: errno {}", errno);
+        return 1;
+    }
+    const int wake_write = wake[1];
+    session::JobDoneNotifier job_done = [wake_write] {
+        const char byte = 1;
+        [[maybe_unused]] const auto n = ::write(wake_write, &byte, 1);
+    };
+    auto created = session::Session::create(options.session, sink, job_done);
     if (!created) {
         spdlog::error("cannot start the session: {}", created.error().message);
         return 1;
@@ -62,32 +74,43 @@ int run_stdio(const StdioOptions& options) {
         spdlog::warn("stdio: a line longer than {} bytes was discarded", options.max_line);
     };
     std::string buffer(65536, '\0');
-    while (!quit) {
-        pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sfd, POLLIN, 0}};
-        const int ready = ::poll(fds, sfd >= 0 ? 2 : 1, -1);
+    bool input_open = true;
+    // Until quit or a signal; after the end of input, until the waiting commands and the job are done.
+    while (!quit && (input_open || s.drain_step())) {
+        pollfd fds[3] = {{wake[0], POLLIN, 0}, {input_open ? STDIN_FILENO : -1, POLLIN, 0}, {sfd, POLLIN, 0}};
+        const int ready = ::poll(fds, 3, -1);
         if (ready < 0) {
             if (errno == EINTR) continue;
             spdlog::error("poll failed: errno {}", errno);
             break;
         }
-        if (sfd >= 0 && (fds[1].revents & POLLIN)) {
+        if (sfd >= 0 && (fds[2].revents & POLLIN)) {
             signalfd_siginfo info{};
             if (::read(sfd, &info, sizeof info) > 0) {
                 spdlog::info("signal {} received: stopping the search and exiting", info.ssi_signo);
             }
             break;
         }
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+        if (fds[0].revents & POLLIN) {
+            char drain[64];
+            while (::read(wake[0], drain, sizeof drain) > 0) {
+            }
+            if (s.resume() == uci::Status::Quit) quit = true;
+        }
+        if (input_open && !quit && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {
                 splitter.finish(on_line);
-                break;  // end of input: as quit
+                input_open = false;  // end of input: finish what was asked, then exit
+                continue;
             }
             splitter.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)), on_line, on_overlong);
         }
     }
     s.shutdown();
+    ::close(wake[0]);
+    ::close(wake[1]);
     if (sfd >= 0) ::close(sfd);
     return 0;
 }

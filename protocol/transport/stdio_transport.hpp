@@ -1,7 +1,9 @@
 #pragma once
 // The stdin/stdout transport: one session; lines are read with poll() so that SIGINT/SIGTERM (through a
 // signalfd) end the session gracefully: the search is stopped, its bestmove written, exit code 0.
-// End of input behaves as `quit`. Lines longer than max_line bytes are discarded with an error line.
+// At the end of input the commands already read are carried out (a `go infinite` is stopped, since no
+// `stop` can come any more), then the process exits. Lines longer than max_line bytes are discarded with
+// an error line.
 #include <cstddef>
 
 #include "protocol/session/engine_context.hpp"

@@ -34,7 +34,12 @@ Expected<bool> TcpConnection::start(const session::SessionConfig& config) {
             if (auto self = weak.lock()) self->deliver(std::move(line));
         });
     };
-    auto created = session::Session::create(config, std::move(sink));
+    session::JobDoneNotifier job_done = [weak, executor] {
+        asio::post(executor, [weak] {
+            if (auto self = weak.lock()) self->resume_session();
+        });
+    };
+    auto created = session::Session::create(config, std::move(sink), std::move(job_done));
     if (!created) return created.error();
     session_ = std::move(*created);
     auto self = shared_from_this();
@@ -114,6 +119,14 @@ asio::awaitable<void> TcpConnection::watchdog() {
             close_after_flush();
             break;
         }
+    }
+}
+
+void TcpConnection::resume_session() {
+    if (closing_ || closed_ || !session_) return;
+    if (session_->resume() == uci::Status::Quit) {
+        spdlog::info("connection {}: quit", peer_);
+        close_after_flush();
     }
 }
 

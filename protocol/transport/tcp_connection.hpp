@@ -46,6 +46,7 @@ private:
     asio::awaitable<void> write_loop();
     asio::awaitable<void> watchdog();
     void deliver(std::string line);
+    void resume_session();
     void close_after_flush();
 
     asio::ip::tcp::socket socket_;

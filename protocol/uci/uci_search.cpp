@@ -94,7 +94,7 @@ void start_search(session::EngineContext& ctx, const GoCommand& go) {
         }
         ctx.send(format_stats(result));
         ctx.send("bestmove " + move_to_string(result.best_move));
-    });
+    }, go.infinite);
 }
 
 }  // namespace reversi::uci

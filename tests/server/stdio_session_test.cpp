@@ -243,9 +243,10 @@ TEST_CASE("go and stop at random moments give exactly one bestmove per go") {
         REQUIRE_MESSAGE(!lines.empty(), "round " << i);
         bestmoves += count_prefix(lines, "bestmove ");
     }
-    // A go issued while another search runs stops the first: both are answered.
+    // A go issued while another search runs waits for it; stop ends both: both are answered.
     io.send("go infinite");
     io.send("go depth 1");
+    io.send("stop");
     bestmoves += count_prefix(io.read_until("bestmove "), "bestmove ");
     bestmoves += count_prefix(io.read_until("bestmove "), "bestmove ");
     io.send("isready");
@@ -357,6 +358,34 @@ TEST_CASE("quit during a search sends the bestmove and exits 0 and so does the e
         CHECK(!engine.io().read_until("bestmove ", 5s).empty());
         CHECK(engine.wait_exit() == 0);
     }
+}
+
+TEST_CASE("commands sent during a search wait for it and run in order") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    // A script: three searches and a changed option, written at once, then the end of input.
+    io.send("position startpos moves f5 d6");
+    io.send("go depth 4 algo alphabeta");
+    io.send("setoption name Algorithm value mtdf");
+    io.send("go depth 4");
+    io.send("position startpos");
+    io.send("go depth 3 algo minimax");
+    io.send("d");
+    io.close_write();
+    std::vector<std::string> all;
+    for (auto l = io.read_line(); l; l = io.read_line()) all.push_back(*l);
+    CHECK(engine.wait_exit() == 0);
+    std::vector<std::string> stats, moves;
+    int deepest = 0;
+    for (const auto& l : all) {
+        if (starts_with(l, "info string stats ")) stats.push_back(l.substr(l.rfind(' ') + 1));
+        if (starts_with(l, "bestmove ")) moves.push_back(l);
+        if (starts_with(l, "info depth 4 ")) ++deepest;
+    }
+    CHECK(stats == std::vector<std::string>{"alphabeta", "mtdf", "minimax"});
+    CHECK(moves.size() == 3);
+    CHECK(deepest == 2);  // the first two searches were not cut short
+    CHECK(std::find(all.begin(), all.end(), "moves: (none)") != all.end());  // d ran after the last position
 }
 
 TEST_CASE("SIGTERM and SIGINT stop the search and send the bestmove and exit 0") {
