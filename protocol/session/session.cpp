@@ -7,10 +7,16 @@
 namespace reversi::session {
 
 namespace {
+
 std::string first_word(std::string_view line) {
     const auto tokens = text::split_tokens(line);
     return tokens.empty() ? std::string() : text::lowercase(tokens[0]);
 }
+
+// Queued after every waiting job-starting command when a stop (NBoard: ping) arrives: the search started
+// from there is ended at once. (A client sending this byte as a line merely stops its search.)
+constexpr std::string_view kStopMarker = "\x01";
+
 }  // namespace
 
 Expected<std::unique_ptr<Session>> Session::create(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done) {
@@ -29,7 +35,14 @@ bool Session::is_immediate(std::string_view command) const {
     return false;
 }
 
-bool Session::is_stop(std::string_view command) const { return command == (nboard_ ? "ping" : "stop"); }
+bool Session::is_stop(std::string_view command) const {
+    return command == kStopMarker || command == (nboard_ ? "ping" : "stop");
+}
+
+bool Session::starts_job(std::string_view command) const {
+    if (nboard_) return command == "go" || command == "hint" || command == "analyze";
+    return command == "go" || command == "perft" || command == "bench";
+}
 
 uci::Status Session::handle_line(std::string_view line) {
     const std::string command = first_word(line);
@@ -40,7 +53,19 @@ uci::Status Session::handle_line(std::string_view line) {
     }
     const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !is_stop(command));
     if (!wait) return dispatch(line);
-    if (is_stop(command)) ctx_->stop_job();  // ends the running search now; the queued copy ends the next one
+    if (is_stop(command)) {
+        // A stop ends the running search now and every search asked for before it: each waiting
+        // job-starting command is followed by a stop marker.
+        ctx_->stop_job();
+        std::deque<std::string> rewritten;
+        for (auto& waiting : pending_) {
+            const bool job = starts_job(first_word(waiting));
+            rewritten.push_back(std::move(waiting));
+            if (job) rewritten.emplace_back(kStopMarker);
+        }
+        pending_ = std::move(rewritten);
+        if (!nboard_) return uci::Status::Continue;  // NBoard: the ping itself waits for its pong
+    }
     if (pending_.size() >= kMaxPending) {
         ctx_->send_error("more than " + std::to_string(kMaxPending) + " commands wait for the search; ignored");
         return uci::Status::Continue;
@@ -74,6 +99,10 @@ bool Session::drain_step() {
 }
 
 uci::Status Session::dispatch(std::string_view line) {
+    if (line == kStopMarker) {
+        ctx_->stop_job();
+        return uci::Status::Continue;
+    }
     if (nboard_) return nboard_->handle(line);
     if (first_command_) {
         first_command_ = false;

@@ -7,9 +7,9 @@
 // (search, perft, bench, hint, analysis) runs, the commands that need the engine (go, setoption,
 // ucinewgame, perft, bench, and everything in NBoard mode) wait in a queue; the transport calls resume()
 // when the job has ended (JobDoneNotifier). `isready`, `position`, `d`, `uci` and `help` are answered at
-// once when nothing waits. `stop` (NBoard: `ping`) ends the running job at once and, when commands wait,
-// also takes its place in the queue so that it ends the search started from there. `quit` stops
-// everything and drops what waits.
+// once when nothing waits. `stop` (NBoard: `ping`) ends the running job at once and every search that
+// waits in the queue ahead of it (each is stopped as soon as it starts, so it still sends its bestmove).
+// `quit` stops everything and drops what waits.
 #include <deque>
 #include <memory>
 #include <string>
@@ -49,6 +49,7 @@ private:
     // Answered at once while a job runs (when no command waits).
     [[nodiscard]] bool is_immediate(std::string_view command) const;
     [[nodiscard]] bool is_stop(std::string_view command) const;
+    [[nodiscard]] bool starts_job(std::string_view command) const;
 
     std::unique_ptr<EngineContext> ctx_;
     uci::UciFrontend uci_;

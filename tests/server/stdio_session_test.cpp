@@ -388,6 +388,34 @@ TEST_CASE("commands sent during a search wait for it and run in order") {
     CHECK(std::find(all.begin(), all.end(), "moves: (none)") != all.end());  // d ran after the last position
 }
 
+TEST_CASE("stop ends the running search and every search waiting before it") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    for (int round = 0; round < 5; ++round) {
+        io.send("go depth 60");  // runs
+        io.send("go infinite");  // waits
+        io.send("go depth 1");   // waits
+        io.send("stop");
+        int bestmoves = 0;
+        for (int i = 0; i < 3; ++i) bestmoves += io.read_until("bestmove ", 10s).empty() ? 0 : 1;
+        REQUIRE(bestmoves == 3);
+        io.send("isready");
+        const auto tail = io.read_until("readyok");
+        REQUIRE(!tail.empty());
+        CHECK(std::none_of(tail.begin(), tail.end(), [](const auto& l) { return starts_with(l, "bestmove"); }));
+    }
+    // A go sent right after a bestmove (while the search thread is finishing) is not lost either.
+    for (int round = 0; round < 20; ++round) {
+        io.send("go depth 1");
+        REQUIRE(!io.read_until("bestmove ").empty());
+        io.send("go infinite");
+        io.send("go depth 1");
+        io.send("stop");
+        REQUIRE(!io.read_until("bestmove ").empty());
+        REQUIRE(!io.read_until("bestmove ").empty());
+    }
+}
+
 TEST_CASE("SIGTERM and SIGINT stop the search and send the bestmove and exit 0") {
     for (int signo : {SIGTERM, SIGINT}) {
         EngineProcess engine;
