@@ -79,6 +79,7 @@ TEST_CASE("openings: a file of transcripts and board strings, each played twice 
     CHECK(opening_moves(game_line(ggf, 6)) == "F5D6C3");  // three openings, four pairs: the list repeats
     CHECK(game_line(ggf, 0).find("PB[a]PW[b]") != std::string::npos);
     CHECK(game_line(ggf, 1).find("PB[b]PW[a]") != std::string::npos);
+    CHECK(check_ggf(dir + "/m.ggf") == 0);
 
     {
         std::ofstream f(dir + "/bad.txt");

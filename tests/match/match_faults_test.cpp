@@ -108,6 +108,7 @@ TEST_CASE("faults: the game record keeps the reason; a sound pair of engines has
         CHECK(line.find("C[illegal by bad: illegal move") != std::string::npos);
         CHECK(line.find(":r]") != std::string::npos);
     }
+    CHECK(check_ggf(dir + "/m.ggf") == 0);  // the moves before the forfeit are legal
     const auto log = read_lines(dir + "/m.log");
     REQUIRE(log.size() == 3);
     CHECK(log[1].find("reason illegal faulty 0") != std::string::npos);

@@ -91,6 +91,12 @@ inline std::string fake_uci(const std::string& extra = "") {
 }
 inline std::string fake_nboard() { return "cmd=python3 " + fakes_dir() + "/fake_nboard.py"; }
 
+// Replays a GGF file with the test doubles' own rules (fakes/check_ggf.py): every move legal, every
+// finished game over and scored right. 0 when all is well.
+inline int check_ggf(const std::string& path) {
+    return std::system(("python3 " + fakes_dir() + "/check_ggf.py " + path + " >/dev/null").c_str());
+}
+
 // The raw JSON value of `"key": value` in the summary (numbers, arrays, objects on one line).
 inline std::string json_field(const std::string& json, const std::string& key) {
     const std::string tag = "\n  \"" + key + "\": ";

@@ -35,6 +35,7 @@ TEST_CASE("protocols: an NBoard engine plays a match through the same runner") {
         CHECK(line.find(".00/") != std::string::npos);
     }
     CHECK(nb_black == 2);  // colours swapped within each pair
+    CHECK(check_ggf(dir + "/m.ggf") == 0);
     // NBoard engines need a depth.
     const auto bad = run_match({"--engine", "name=nb", "proto=nboard", fake_nboard(), "movetime=100", "--engine",
                                 "name=uci", fake_uci(), "depth=1", "--out", dir + "/m2"},
@@ -89,6 +90,7 @@ TEST_CASE("protocols: the deeper of two searching engines scores better") {
     CHECK(json_int(r.out, "games") == 8);
     CHECK(json_double(r.out, "score") > 0.5);
     CHECK(json_double(r.out, "average_disc_margin") > 0);
+    CHECK(check_ggf(dir + "/m.ggf") == 0);
 }
 
 TEST_CASE("protocols: the real engine at depth 4 scores better than at depth 1") {
@@ -110,4 +112,5 @@ TEST_CASE("protocols: the real engine at depth 4 scores better than at depth 1")
     CHECK(json_int(r.out, "games") == 12);
     CHECK(json_field(r.out, "forfeits") == "{}");
     CHECK(json_double(r.out, "score") > 0.5);
+    if (have_python()) CHECK(check_ggf(dir + "/m.ggf") == 0);
 }

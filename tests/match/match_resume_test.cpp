@@ -100,6 +100,7 @@ TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the
         numbers.insert(std::atoi(line.c_str() + at + 3));
     }
     CHECK(numbers.size() == 24);
+    CHECK(check_ggf(prefix + ".ggf") == 0);
     CHECK(*numbers.rbegin() == 23);
     CHECK(complete_lines(prefix + ".log") == 25);
     CHECK(read_text(prefix + ".log").back() == '\n');
