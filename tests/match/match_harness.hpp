@@ -21,9 +21,20 @@ inline std::string engine_binary() { return std::string(REVERSI_BINARY_DIR) + "/
 
 inline bool have_python() { return std::system("command -v python3 >/dev/null 2>&1") == 0; }
 
+inline fs::path scratch_root() { return fs::temp_directory_path() / ("reversi-match-test-" + std::to_string(::getpid())); }
+
+// Removes this test process's scratch files when it exits.
+struct ScratchCleanup {
+    ~ScratchCleanup() {
+        std::error_code ec;
+        fs::remove_all(scratch_root(), ec);
+    }
+};
+inline ScratchCleanup scratch_cleanup;
+
 // A fresh directory for one test's files.
 inline std::string scratch_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("reversi-match-test-" + std::to_string(::getpid())) / name;
+    const fs::path dir = scratch_root() / name;
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir.string();
