@@ -1,0 +1,229 @@
+// Engine processes (fork/exec with pipes) and TCP engines (POSIX sockets), read with poll().
+#include "tools/match/engine_connection.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace reversi::match {
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool write_all(int fd, const char* data, std::size_t size, bool is_socket) {
+    while (size > 0) {
+        const ssize_t n = is_socket ? ::send(fd, data, size, MSG_NOSIGNAL) : ::write(fd, data, size);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        data += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+Expected<int> connect_tcp(const std::string& host, int port) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    addrinfo* found = nullptr;
+    const std::string service = std::to_string(port);
+    if (const int rc = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found); rc != 0) {
+        return make_error("cannot resolve " + host + ": " + ::gai_strerror(rc));
+    }
+    std::string last_error = "no address";
+    int fd = -1;
+    for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+        fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+        if (fd < 0) {
+            last_error = errno_text();
+            continue;
+        }
+        if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
+        last_error = errno_text();
+        ::close(fd);
+        fd = -1;
+    }
+    ::freeaddrinfo(found);
+    if (fd < 0) return make_error("cannot connect to " + host + ":" + service + ": " + last_error);
+    const int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineEndpoint& endpoint) {
+    std::unique_ptr<EngineConnection> conn(new EngineConnection());
+    if (!endpoint.tcp_host.empty()) {
+        auto fd = connect_tcp(endpoint.tcp_host, endpoint.tcp_port);
+        if (!fd) return fd.error();
+        conn->read_fd_ = conn->write_fd_ = *fd;
+        conn->is_tcp_ = true;
+        return conn;
+    }
+    if (endpoint.command.empty()) return make_error("empty engine command");
+
+    int to_child[2];
+    int from_child[2];
+    if (::pipe2(to_child, O_CLOEXEC) != 0) return make_error("pipe: " + errno_text());
+    if (::pipe2(from_child, O_CLOEXEC) != 0) {
+        ::close(to_child[0]);
+        ::close(to_child[1]);
+        return make_error("pipe: " + errno_text());
+    }
+    const std::string err_path = endpoint.stderr_file.empty() ? "/dev/null" : endpoint.stderr_file;
+    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    // A pipe that tells the parent whether exec failed (closed by exec on success).
+    int exec_status[2];
+    if (err_fd < 0 || ::pipe2(exec_status, O_CLOEXEC) != 0) {
+        const std::string why = errno_text();
+        for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1], err_fd}) {
+            if (fd >= 0) ::close(fd);
+        }
+        return make_error("cannot open " + err_path + ": " + why);
+    }
+    std::vector<char*> argv;
+    for (const auto& a : endpoint.command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const char* dir = endpoint.working_dir.empty() ? nullptr : endpoint.working_dir.c_str();
+    const pid_t parent = ::getpid();
+
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const std::string why = errno_text();
+        for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1], err_fd, exec_status[0], exec_status[1]}) {
+            ::close(fd);
+        }
+        return make_error("fork: " + why);
+    }
+    if (pid == 0) {
+        // Child: only async-signal-safe calls until exec.
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent) ::_exit(127);
+        ::dup2(to_child[0], 0);
+        ::dup2(from_child[1], 1);
+        ::dup2(err_fd, 2);
+        ::signal(SIGPIPE, SIG_DFL);
+        sigset_t none;  // the runner blocks SIGINT/SIGTERM in its threads; the engine starts clean
+        sigemptyset(&none);
+        ::sigprocmask(SIG_SETMASK, &none, nullptr);
+        if (dir != nullptr && ::chdir(dir) != 0) {
+            const int e = errno;
+            (void)!::write(exec_status[1], &e, sizeof e);
+            ::_exit(127);
+        }
+        ::execvp(argv[0], argv.data());
+        const int e = errno;
+        (void)!::write(exec_status[1], &e, sizeof e);
+        ::_exit(127);
+    }
+    ::setpgid(pid, pid);  // also from the parent, so that the group exists before any kill
+    ::close(to_child[0]);
+    ::close(from_child[1]);
+    ::close(err_fd);
+    ::close(exec_status[1]);
+    int child_errno = 0;
+    ssize_t n;
+    do {
+        n = ::read(exec_status[0], &child_errno, sizeof child_errno);
+    } while (n < 0 && errno == EINTR);
+    ::close(exec_status[0]);
+    conn->pid_ = pid;
+    conn->read_fd_ = from_child[0];
+    conn->write_fd_ = to_child[1];
+    if (n == static_cast<ssize_t>(sizeof child_errno)) {
+        conn->close(std::chrono::milliseconds(0));
+        return make_error("cannot start '" + endpoint.command[0] + "': " + std::strerror(child_errno));
+    }
+    return conn;
+}
+
+EngineConnection::~EngineConnection() { close(); }
+
+void EngineConnection::remember(const std::string& prefix, const std::string& line) {
+    if (traffic_.size() >= 12) traffic_.erase(traffic_.begin());
+    traffic_.push_back(prefix + (line.size() > 200 ? line.substr(0, 200) + "..." : line));
+}
+
+std::string EngineConnection::recent_traffic() const {
+    std::string out;
+    for (const auto& t : traffic_) out += t + "\n";
+    return out;
+}
+
+bool EngineConnection::send_line(const std::string& line) {
+    if (write_fd_ < 0) return false;
+    remember("> ", line);
+    const std::string data = line + "\n";
+    return write_all(write_fd_, data.data(), data.size(), is_tcp_);
+}
+
+ReadResult EngineConnection::read_line(SteadyClock::time_point deadline) {
+    for (;;) {
+        if (const auto nl = buffer_.find('\n'); nl != std::string::npos) {
+            std::string line = buffer_.substr(0, nl);
+            buffer_.erase(0, nl + 1);
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            remember("< ", line);
+            return {ReadStatus::Line, std::move(line)};
+        }
+        if (buffer_.size() > kMaxLineLength) {
+            buffer_.clear();
+            return {ReadStatus::TooLong, {}};
+        }
+        if (read_fd_ < 0) return {ReadStatus::Closed, {}};
+        if (abort_ != nullptr && abort_->load()) return {ReadStatus::Aborted, {}};
+        const auto now = SteadyClock::now();
+        if (now >= deadline) return {ReadStatus::Timeout, {}};
+        const auto wait = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+        pollfd p{read_fd_, POLLIN, 0};
+        const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(wait, abort_ != nullptr ? 50 : 1 << 30)));
+        if (rc < 0) {
+            if (errno == EINTR) continue;
+            return {ReadStatus::Closed, {}};
+        }
+        if (rc == 0) continue;  // loop re-checks the deadline
+        char chunk[4096];
+        const ssize_t n = ::read(read_fd_, chunk, sizeof chunk);
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            return {ReadStatus::Closed, {}};
+        }
+        if (n == 0) return {ReadStatus::Closed, {}};
+        buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+void EngineConnection::close(std::chrono::milliseconds grace) {
+    if (write_fd_ >= 0 && write_fd_ != read_fd_) ::close(write_fd_);
+    if (read_fd_ >= 0) ::close(read_fd_);
+    read_fd_ = write_fd_ = -1;
+    if (pid_ > 0) {
+        const auto until = SteadyClock::now() + grace;
+        int status = 0;
+        pid_t done = ::waitpid(pid_, &status, WNOHANG);
+        while (done == 0 && SteadyClock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+            done = ::waitpid(pid_, &status, WNOHANG);
+        }
+        ::kill(-pid_, SIGKILL);  // the whole group: scripts and their children
+        if (done == 0) ::waitpid(pid_, &status, 0);
+        pid_ = -1;
+    }
+}
+
+}  // namespace reversi::match

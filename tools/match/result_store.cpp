@@ -1,0 +1,234 @@
+// GGF file and results log, with resume (see result_store.hpp).
+#include "tools/match/result_store.hpp"
+
+#include <cctype>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+#include "engine/board/notation.hpp"
+
+namespace reversi::match {
+
+namespace {
+
+constexpr const char* kLogHeader = "# reversi-match results v1 ";
+
+std::string one_line(std::string s) {
+    for (char& c : s) {
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    }
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+}
+
+// Text inside GGF brackets: no ']' and no newlines.
+std::string ggf_text(std::string s) {
+    s = one_line(std::move(s));
+    for (char& c : s) {
+        if (c == ']' || c == '[') c = '\'';
+    }
+    return s;
+}
+
+std::string upper(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+const std::map<std::string, Fault>& fault_names() {
+    static const std::map<std::string, Fault> names = {
+        {"normal", Fault::None}, {"illegal", Fault::Illegal}, {"garbage", Fault::Garbage}, {"crash", Fault::Crash},
+        {"hang", Fault::Hang},   {"time", Fault::TimeForfeit}, {"start", Fault::StartFailed}};
+    return names;
+}
+
+// Complete lines of a file (a last line without '\n' is dropped) and the byte length they cover.
+std::vector<std::string> complete_lines(const std::string& path, std::uintmax_t& covered) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string data = ss.str();
+    std::vector<std::string> lines;
+    std::size_t pos = 0;
+    for (;;) {
+        const auto nl = data.find('\n', pos);
+        if (nl == std::string::npos) break;
+        lines.push_back(data.substr(pos, nl - pos));
+        pos = nl + 1;
+    }
+    covered = pos;
+    return lines;
+}
+
+bool write_and_sync(std::FILE* f, const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), f) != text.size()) return false;
+    if (std::fflush(f) != 0) return false;
+    return ::fsync(::fileno(f)) == 0;
+}
+
+int ggf_game_number(const std::string& line) {
+    const auto at = line.find("GN[");
+    if (at == std::string::npos) return -1;
+    return std::atoi(line.c_str() + at + 3);
+}
+
+}  // namespace
+
+std::string result_log_line(const GameResult& r) {
+    std::ostringstream out;
+    out << "game " << r.index << " opening " << r.opening_index << " black " << r.black << " discs " << r.black_discs
+        << " reason " << fault_name(r.fault) << " faulty " << r.faulty_engine << " detail " << one_line(r.detail);
+    return one_line(out.str());
+}
+
+Expected<GameResult> parse_result_log_line(const std::string& line) {
+    std::istringstream in(line);
+    GameResult r;
+    std::string k_game, k_opening, k_black, k_discs, k_reason, reason, k_faulty, k_detail;
+    if (!(in >> k_game >> r.index >> k_opening >> r.opening_index >> k_black >> r.black >> k_discs >> r.black_discs >>
+          k_reason >> reason >> k_faulty >> r.faulty_engine >> k_detail) ||
+        k_game != "game" || k_opening != "opening" || k_black != "black" || k_discs != "discs" ||
+        k_reason != "reason" || k_faulty != "faulty" || k_detail != "detail") {
+        return make_error("bad results line '" + line.substr(0, 80) + "'");
+    }
+    const auto f = fault_names().find(reason);
+    if (f == fault_names().end()) return make_error("bad reason '" + reason + "' in results line");
+    r.fault = f->second;
+    if (r.index < 0 || (r.black != 0 && r.black != 1) || r.black_discs < -64 || r.black_discs > 64 ||
+        (r.fault != Fault::None && r.faulty_engine != 0 && r.faulty_engine != 1)) {
+        return make_error("out-of-range field in results line '" + line.substr(0, 80) + "'");
+    }
+    std::getline(in, r.detail);
+    if (!r.detail.empty() && r.detail[0] == ' ') r.detail.erase(0, 1);
+    return r;
+}
+
+std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names, const std::string& date) {
+    std::string board = to_board_string(r.start);
+    for (char& c : board) {
+        if (c == 'X') c = '*';
+    }
+    std::ostringstream out;
+    out << "(;GM[Othello]PC[reversi-match]DT[" << date << "]GN[" << r.index << "]PB["
+        << ggf_text(names[static_cast<std::size_t>(r.black)]) << "]PW[" << ggf_text(names[static_cast<std::size_t>(r.white())])
+        << "]";
+    if (r.fault == Fault::None) {
+        char re[32];
+        std::snprintf(re, sizeof re, "%+d.000", r.black_discs);
+        out << "RE[" << re << "]";
+    } else {
+        // GGF flags: t = timeout, r = resigned (used for every other forfeit); the reason goes to C[].
+        const bool black_lost = r.faulty_engine == r.black;
+        out << "RE[" << (black_lost ? "-64.000" : "+64.000") << (r.fault == Fault::TimeForfeit ? ":t" : ":r") << "]";
+        out << "C[" << fault_name(r.fault) << " by " << ggf_text(names[static_cast<std::size_t>(r.faulty_engine)])
+            << ": " << ggf_text(r.detail.substr(0, 300)) << "]";
+    }
+    out << "TY[8]BO[8 " << board << "]";
+    Color side = r.start.side;
+    auto emit = [&](Move m, const std::string& annotation) {
+        out << (side == Color::Black ? "B[" : "W[") << upper(m == kPass ? "PA" : move_to_string(m)) << annotation << "]";
+        side = opposite(side);
+    };
+    for (Move m : r.opening_moves) emit(m, "");
+    for (const auto& mv : r.moves) {
+        if (mv.forced_pass) {
+            emit(kPass, "");
+            continue;
+        }
+        char note[64];
+        if (mv.eval) {
+            std::snprintf(note, sizeof note, "/%.2f/%.3f", *mv.eval, mv.seconds);
+        } else {
+            std::snprintf(note, sizeof note, "//%.3f", mv.seconds);
+        }
+        emit(mv.move, note);
+    }
+    out << ";)";
+    return out.str();
+}
+
+ResultStore::~ResultStore() {
+    if (log_) std::fclose(log_);
+    if (ggf_) std::fclose(ggf_);
+}
+
+ResultStore::ResultStore(ResultStore&& other) noexcept
+    : log_(other.log_), ggf_(other.ggf_), previous_(std::move(other.previous_)) {
+    other.log_ = nullptr;
+    other.ggf_ = nullptr;
+}
+
+Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::string& fingerprint, bool resume,
+                                        bool overwrite) {
+    namespace fs = std::filesystem;
+    const std::string log_path = prefix + ".log";
+    const std::string ggf_path = prefix + ".ggf";
+    ResultStore store;
+    std::error_code ec;
+    const bool log_exists = fs::exists(log_path, ec);
+    if (resume && log_exists) {
+        std::uintmax_t covered = 0;
+        const auto lines = complete_lines(log_path, covered);
+        if (lines.empty() || lines[0] != kLogHeader + fingerprint) {
+            return make_error(log_path + " belongs to a different match (engines, openings or settings differ); "
+                              "use another --out or --overwrite");
+        }
+        std::set<int> seen;
+        for (std::size_t i = 1; i < lines.size(); ++i) {
+            auto r = parse_result_log_line(lines[i]);
+            if (!r) return make_error(log_path + ":" + std::to_string(i + 1) + ": " + r.error().message);
+            if (!seen.insert(r->index).second) continue;  // cannot happen with this writer; never count twice
+            store.previous_.push_back(std::move(*r));
+        }
+        fs::resize_file(log_path, covered, ec);  // cut a torn last line
+        if (ec) return make_error("cannot repair " + log_path + ": " + ec.message());
+        // Keep exactly one GGF line per logged game.
+        std::uintmax_t ggf_covered = 0;
+        const auto ggf_lines = fs::exists(ggf_path, ec) ? complete_lines(ggf_path, ggf_covered) : std::vector<std::string>{};
+        std::set<int> written;
+        std::string kept;
+        for (const auto& l : ggf_lines) {
+            const int n = ggf_game_number(l);
+            if (seen.count(n) && written.insert(n).second) kept += l + "\n";
+        }
+        const std::string tmp = ggf_path + ".tmp";
+        {
+            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+            out << kept;
+            if (!out) return make_error("cannot write " + tmp);
+        }
+        fs::rename(tmp, ggf_path, ec);
+        if (ec) return make_error("cannot replace " + ggf_path + ": " + ec.message());
+        store.log_ = std::fopen(log_path.c_str(), "ab");
+        store.ggf_ = std::fopen(ggf_path.c_str(), "ab");
+    } else {
+        if (!resume && !overwrite && (log_exists || fs::exists(ggf_path, ec))) {
+            return make_error(log_path + " or " + ggf_path + " exists: continue it with --resume, or --overwrite");
+        }
+        store.log_ = std::fopen(log_path.c_str(), "wb");
+        store.ggf_ = std::fopen(ggf_path.c_str(), "wb");
+        if (store.log_ && !write_and_sync(store.log_, kLogHeader + fingerprint + "\n")) {
+            return make_error("cannot write " + log_path);
+        }
+    }
+    if (!store.log_ || !store.ggf_) return make_error("cannot open " + log_path + " / " + ggf_path + " for writing");
+    return store;
+}
+
+Expected<bool> ResultStore::append(const GameResult& r, const std::array<std::string, 2>& names) {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    ::gmtime_r(&now, &tm);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S GMT", &tm);
+    if (!write_and_sync(ggf_, game_to_ggf_line(r, names, date) + "\n")) return make_error("cannot write the GGF file");
+    if (!write_and_sync(log_, result_log_line(r) + "\n")) return make_error("cannot write the results log");
+    return true;
+}
+
+}  // namespace reversi::match

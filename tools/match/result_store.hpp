@@ -1,0 +1,55 @@
+#pragma once
+// Finished games on disk, appended one at a time and flushed to the disk (fsync) before the next:
+//   <prefix>.ggf  one GGF game per line (move times and evals where the engine gave them; GN[i] is the
+//                 game's number in the match, C[...] the reason of a forfeit)
+//   <prefix>.log  the results log: a header line with the match's fingerprint, then one line per game
+//                 "game I opening O black B discs D reason R faulty F detail TEXT"
+// The log is the record: on --resume, a torn last line (the runner was killed while writing) is cut
+// off, GGF games that have no log line (killed between the two writes) or that appear twice are
+// dropped, and the match plays only the games that are not in the log.
+#include <array>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/core/expected.hpp"
+#include "tools/match/game.hpp"
+
+namespace reversi::match {
+
+// The log line of a game (without the newline) and back. Only the fields the statistics need are
+// parsed back (index, opening, colours, discs, fault, faulty engine, detail).
+[[nodiscard]] std::string result_log_line(const GameResult& r);
+[[nodiscard]] Expected<GameResult> parse_result_log_line(const std::string& line);
+
+// The GGF record of a game (one line, no newline).
+[[nodiscard]] std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names,
+                                           const std::string& date);
+
+class ResultStore {
+public:
+    ResultStore() = default;
+    ~ResultStore();
+    ResultStore(const ResultStore&) = delete;
+    ResultStore& operator=(const ResultStore&) = delete;
+    ResultStore(ResultStore&& other) noexcept;
+    ResultStore& operator=(ResultStore&&) = delete;
+
+    // Opens <prefix>.log/.ggf. Without `resume` the files must not exist unless `overwrite`. With
+    // `resume` the log's fingerprint must equal `fingerprint`.
+    [[nodiscard]] static Expected<ResultStore> open(const std::string& prefix, const std::string& fingerprint,
+                                                    bool resume, bool overwrite);
+
+    // Games read back from the log (resume), in log order.
+    [[nodiscard]] const std::vector<GameResult>& previous() const noexcept { return previous_; }
+    // Appends the game to both files and syncs them. An error when the disk refuses.
+    [[nodiscard]] Expected<bool> append(const GameResult& r, const std::array<std::string, 2>& names);
+
+private:
+    std::FILE* log_ = nullptr;
+    std::FILE* ggf_ = nullptr;
+    std::vector<GameResult> previous_;
+};
+
+}  // namespace reversi::match

@@ -1,0 +1,171 @@
+// The project's UCI-style protocol: uci/uciok, setoption, isready/readyok, ucinewgame,
+// position startpos|board|variant ... moves ..., go depth|nodes|movetime|btime/wtime/binc/winc,
+// info ... score cp X ..., bestmove <move>|pass|none.
+#include "tools/match/uci_player.hpp"
+
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/board/notation.hpp"
+
+namespace reversi::match {
+
+EngineFailure failure_from_read(const ReadResult& r, bool deadline_is_flag, const std::string& waiting_for,
+                                const EngineConnection& conn) {
+    switch (r.status) {
+        case ReadStatus::Timeout:
+            if (deadline_is_flag) return {Fault::TimeForfeit, "no " + waiting_for + " before the flag fell"};
+            return {Fault::Hang, "no " + waiting_for + " within the timeout"};
+        case ReadStatus::Closed:
+            spdlog::debug("connection closed while waiting for {}; last lines:\n{}", waiting_for, conn.recent_traffic());
+            return {Fault::Crash, "connection closed while waiting for " + waiting_for};
+        case ReadStatus::TooLong:
+            return {Fault::Garbage, "a line longer than " + std::to_string(kMaxLineLength) + " bytes"};
+        case ReadStatus::Aborted:
+            return {Fault::Crash, "interrupted"};  // never recorded: the game loop sees the abort flag
+        case ReadStatus::Line:
+            break;
+    }
+    return {};
+}
+
+UciPlayer::UciPlayer(EngineConfig config, PlayerTimeouts timeouts)
+    : config_(std::move(config)), timeouts_(timeouts) {}
+
+UciPlayer::~UciPlayer() { stop(); }
+
+EngineFailure UciPlayer::wait_for(const std::string& token, Millis timeout) {
+    const auto deadline = SteadyClock::now() + timeout;
+    for (;;) {
+        const auto r = conn_->read_line(deadline);
+        if (r.status != ReadStatus::Line) return failure_from_read(r, false, "'" + token + "'", *conn_);
+        if (r.line == token || r.line.rfind(token + " ", 0) == 0) return {};
+    }
+}
+
+EngineFailure UciPlayer::start() {
+    kill();
+    auto conn = EngineConnection::open(config_.endpoint);
+    if (!conn) return {Fault::StartFailed, conn.error().message};
+    conn_ = std::move(*conn);
+    conn_->set_abort_flag(timeouts_.abort);
+    if (!conn_->send_line("uci")) return {Fault::StartFailed, "cannot write to the engine"};
+    if (auto f = wait_for("uciok", timeouts_.handshake); f.fault != Fault::None) {
+        return {Fault::StartFailed, "handshake: " + f.detail};
+    }
+    for (const auto& [name, value] : config_.options) {
+        if (!conn_->send_line("setoption name " + name + " value " + value)) {
+            return {Fault::StartFailed, "cannot write to the engine"};
+        }
+    }
+    if (!conn_->send_line("isready")) return {Fault::StartFailed, "cannot write to the engine"};
+    if (auto f = wait_for("readyok", timeouts_.handshake); f.fault != Fault::None) {
+        return {Fault::StartFailed, "handshake: " + f.detail};
+    }
+    return {};
+}
+
+EngineFailure UciPlayer::new_game() {
+    if (!conn_) return {Fault::Crash, "engine not running"};
+    if (!conn_->send_line("ucinewgame") || !conn_->send_line("isready")) {
+        return {Fault::Crash, "cannot write to the engine"};
+    }
+    return wait_for("readyok", timeouts_.handshake);
+}
+
+std::string UciPlayer::position_command(const MoveRequest& req) {
+    std::string cmd = "position";
+    const bool standard_start = req.start == start_position(req.variant);
+    if (req.variant != Variant::Standard) cmd += " variant " + std::string(variant_info(req.variant).name);
+    if (standard_start) {
+        if (req.variant == Variant::Standard) cmd += " startpos";
+    } else {
+        cmd += " board " + to_board_string(req.start);
+    }
+    if (!req.moves.empty()) {
+        cmd += " moves";
+        for (Move m : req.moves) {
+            cmd.push_back(' ');
+            cmd.append(move_to_string(m));
+        }
+    }
+    return cmd;
+}
+
+std::string UciPlayer::go_command(const MoveRequest& req) const {
+    const TimeControl& tc = config_.tc;
+    std::string cmd = "go";
+    if (tc.has_clock()) {
+        const Millis own = req.current.side == Color::Black ? req.black_time.value_or(Millis(0))
+                                                            : req.white_time.value_or(Millis(0));
+        const Millis black = req.black_time.value_or(own);
+        const Millis white = req.white_time.value_or(own);
+        cmd += " btime " + std::to_string(black.count()) + " wtime " + std::to_string(white.count()) + " binc " +
+               std::to_string(req.black_increment.count()) + " winc " + std::to_string(req.white_increment.count());
+    }
+    if (tc.movetime) cmd += " movetime " + std::to_string(tc.movetime->count());
+    if (tc.depth) cmd += " depth " + std::to_string(*tc.depth);
+    if (tc.nodes) cmd += " nodes " + std::to_string(*tc.nodes);
+    return cmd;
+}
+
+ThinkOutcome UciPlayer::think(const MoveRequest& request, SteadyClock::time_point deadline, bool deadline_is_flag) {
+    ThinkOutcome out;
+    if (!conn_) {
+        out.failure = {Fault::Crash, "engine not running"};
+        return out;
+    }
+    if (!conn_->send_line(position_command(request)) || !conn_->send_line(go_command(request))) {
+        out.failure = {Fault::Crash, "cannot write to the engine"};
+        return out;
+    }
+    MoveAnswer answer;
+    for (;;) {
+        const auto r = conn_->read_line(deadline);
+        if (r.status != ReadStatus::Line) {
+            out.failure = failure_from_read(r, deadline_is_flag, "bestmove", *conn_);
+            return out;
+        }
+        std::istringstream in(r.line);
+        std::string word;
+        in >> word;
+        if (word == "bestmove") {
+            if (!(in >> answer.move_text)) answer.move_text = "";
+            out.answer = answer;
+            return out;
+        }
+        if (word != "info") continue;  // anything else is ignored, as UCI says
+        while (in >> word) {
+            if (word == "string") {
+                if (r.line.find("error") != std::string::npos) answer.engine_error = r.line.substr(0, 200);
+                break;
+            }
+            if (word == "score") {
+                std::string kind;
+                long long value = 0;
+                if (in >> kind >> value && kind == "cp") answer.eval = static_cast<double>(value) / 100.0;
+            } else if (word == "depth") {
+                int d = 0;
+                if (in >> d) answer.depth = d;
+            } else if (word == "pv") {
+                break;
+            }
+        }
+    }
+}
+
+void UciPlayer::stop() {
+    if (!conn_) return;
+    (void)conn_->send_line("quit");
+    conn_->close(Millis(500));
+    conn_.reset();
+}
+
+void UciPlayer::kill() {
+    if (!conn_) return;
+    conn_->close(Millis(0));
+    conn_.reset();
+}
+
+}  // namespace reversi::match
