@@ -34,4 +34,11 @@ inline int plain_solve(const Position& pos) {
     return plain_solve(pos, -65, 65, nodes);
 }
 
+// True when the exact value of `pos` is `score`: a fail-hard search on the window (score - 1, score + 1)
+// returns score only then (much cheaper than a full-window solve).
+inline bool plain_confirms(const Position& pos, int score) {
+    std::uint64_t nodes = 0;
+    return plain_solve(pos, score - 1, score + 1, nodes) == score;
+}
+
 }  // namespace reversi::endgame_test
