@@ -44,67 +44,81 @@ public:
         moves_ = &moves;
         alpha_ = alpha;
         beta_ = beta;
-        SearchWorker main(tt_, stop_, &cutoff_);
-        const RootMove& first = moves.front();
-        const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
-        if (main.aborted()) {
-            outcome_.aborted = true;
-            outcome_.nodes = main.nodes();
-            return outcome_;
-        }
-        nodes_done_.fetch_add(main.nodes(), std::memory_order_relaxed);
-        record(0, score, main.nodes());
-        std::uint64_t nodes = main.nodes();
-        if (score < beta && moves.size() > 1) {
-            next_.store(1, std::memory_order_relaxed);
-            std::vector<std::thread> helpers;
-            std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
-            std::vector<bool> helper_aborted(static_cast<std::size_t>(threads_ - 1), false);
+        // Helpers start at once on the other moves (null windows at alpha until the first move's score
+        // is known: a refutation at a lower alpha is still a refutation), the caller takes the first.
+        std::vector<std::thread> helpers;
+        std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
+        std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
+        if (moves.size() > 1) {
             for (int t = 1; t < threads_; ++t) {
                 helpers.emplace_back([this, t, &helper_nodes, &helper_aborted] {
                     SearchWorker w(tt_, stop_, &cutoff_);
                     split_loop(w);
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
-                    helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted();
+                    helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
                 });
             }
-            SearchWorker w(tt_, stop_, &cutoff_);
-            split_loop(w);
-            for (auto& h : helpers) h.join();
-            nodes += w.nodes();
-            bool aborted = w.aborted() && !beta_cut_;
-            for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
-                nodes += helper_nodes[i];
-                aborted = aborted || (helper_aborted[i] && !beta_cut_);
-            }
-            outcome_.aborted = aborted || stop_.load(std::memory_order_relaxed);
         }
+        SearchWorker main(tt_, stop_, &cutoff_);
+        const RootMove& first = moves.front();
+        const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
+        bool aborted = false;
+        if (main.aborted()) {
+            aborted = !beta_cut_;
+        } else {
+            nodes_done_.fetch_add(main.nodes(), std::memory_order_relaxed);
+            record(0, score);
+            const std::uint64_t before = main.nodes();
+            split_loop(main);
+            nodes_done_.fetch_add(main.nodes() - before, std::memory_order_relaxed);
+            aborted = main.aborted() && !beta_cut_;
+        }
+        if (aborted) cutoff_.store(true, std::memory_order_relaxed);
+        for (auto& h : helpers) h.join();
+        std::uint64_t nodes = main.nodes();
+        for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
+            nodes += helper_nodes[i];
+            aborted = aborted || (helper_aborted[i] && !beta_cut_ && !main.aborted());
+        }
+        outcome_.aborted = aborted || stop_.load(std::memory_order_relaxed);
         outcome_.nodes = nodes;
         return outcome_;
     }
 
 private:
+    // Takes the next unsearched move and proves it worse than the best score so far (null window), or
+    // re-searches it with the window (best, beta) when it fails high against the current best.
     void split_loop(SearchWorker& w) {
         for (;;) {
             const int i = next_.fetch_add(1, std::memory_order_relaxed);
             if (i >= static_cast<int>(moves_->size())) return;
-            int a;
-            {
-                std::lock_guard lock(mutex_);
-                if (outcome_.score >= beta_) return;
-                a = std::max(alpha_, outcome_.score);
-            }
             const RootMove& m = (*moves_)[static_cast<std::size_t>(i)];
             const std::uint64_t before = w.nodes();
-            int score = -w.null_window(m.next_p, m.next_o, -a - 1);
-            if (!w.aborted() && score > a && score < beta_) score = -w.search(m.next_p, m.next_o, -beta_, -a);
-            if (w.aborted()) return;
-            nodes_done_.fetch_add(w.nodes() - before, std::memory_order_relaxed);
-            record(i, score, 0);
+            for (;;) {
+                const int a = current_alpha();
+                if (a >= beta_) return;
+                int score = -w.null_window(m.next_p, m.next_o, -a - 1);
+                if (w.aborted()) return;
+                if (score > a) {
+                    const int a2 = current_alpha();
+                    if (a2 >= beta_) return;
+                    if (score <= a2 && a2 != a) continue;  // the best improved meanwhile: test again
+                    if (score < beta_) score = -w.search(m.next_p, m.next_o, -beta_, -a2);
+                    if (w.aborted()) return;
+                }
+                nodes_done_.fetch_add(w.nodes() - before, std::memory_order_relaxed);
+                record(i, score);
+                break;
+            }
         }
     }
 
-    void record(int index, int score, std::uint64_t) {
+    int current_alpha() {
+        std::lock_guard lock(mutex_);
+        return std::max(alpha_, outcome_.score);
+    }
+
+    void record(int index, int score) {
         std::lock_guard lock(mutex_);
         const int a = std::max(alpha_, outcome_.score);
         const bool new_best = score > outcome_.score;
@@ -113,7 +127,7 @@ private:
             outcome_.best_index = index;
         }
         if (score >= beta_) {
-            beta_cut_ = true;
+            beta_cut_.store(true, std::memory_order_relaxed);
             cutoff_.store(true, std::memory_order_relaxed);
         }
         if (progress_) {
@@ -142,7 +156,7 @@ private:
     std::atomic<int> next_{1};
     std::mutex mutex_;
     Outcome outcome_;
-    bool beta_cut_ = false;
+    std::atomic<bool> beta_cut_{false};
 };
 
 // Root moves, best first: hash move, then a deeper shallow search than inside the tree.
