@@ -78,11 +78,12 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         const int upper = kScoreMax - 2 * popcount(stable_discs(O, P));
         if (upper <= alpha) return upper;
     }
+    const bool use_tt = empties >= kHashEmpties;
     const std::uint64_t key = hash_discs(P, O);
     TTData entry;
     Move hash_move = kNoMove;
     Move second_move = kNoMove;
-    if (tt_.probe(key, entry)) {
+    if (use_tt && tt_.probe(key, entry)) {
         if (entry.lower >= beta) return entry.lower;
         if (entry.upper <= alpha) return entry.upper;
         if (entry.lower == entry.upper) return entry.lower;
@@ -138,6 +139,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             if (best > alpha) alpha = best;
         }
     }
+    if (!use_tt) return best;
     const int lower = best > alpha_in ? best : -kScoreMax;
     const int upper = best < beta ? best : kScoreMax;
     tt_.store(key, empties, lower, upper, best > alpha_in ? best_move : kNoMove, nodes_ - nodes_before);

@@ -2,7 +2,7 @@
 // One thread's exact search: fail-soft PVS with null windows, sharing the transposition table.
 //   empties <= 4          solve_small (last_empties.hpp): no move list, no hashing
 //   5 .. kShallowEmpties  shallow search: no hashing, parity ordering (odd quadrants first)
-//   above                 hashed search: TT bounds and moves, stability cutoff, enhanced transposition
+//   above                 ordered search: fastest-first, and from kHashEmpties on TT bounds and moves, stability cutoff, enhanced transposition
 //                         cutoff (kEtcEmpties and above), fastest-first / shallow-search move ordering
 // The stop flag is polled (relaxed load) at every hashed node; after a stop the results are meaningless
 // and aborted() is true (nothing more is stored in the table).
@@ -16,6 +16,7 @@ namespace reversi::endgame {
 
 inline constexpr int kShallowEmpties = 7;
 inline constexpr int kEtcEmpties = 12;
+inline constexpr int kHashEmpties = 8;  // below: fastest-first ordering but no table probes
 
 class SearchWorker {
 public:
