@@ -27,6 +27,13 @@ int edge_stability(Bitboard own, Bitboard other) noexcept {
     return std::popcount(top) + std::popcount(bottom) + std::popcount(left) + std::popcount(right);
 }
 
+// Squares next to at least one square of `b` (8 directions, no wrap-around).
+constexpr Bitboard neighbours(Bitboard b) noexcept {
+    const Bitboard h = ((b << 1) & kNotColumnA) | ((b >> 1) & kNotColumnH);
+    const Bitboard row = b | h;
+    return h | (row << 8) | (row >> 8);
+}
+
 }  // namespace
 
 int simple_evaluation(Bitboard P, Bitboard O) noexcept {
@@ -84,6 +91,7 @@ void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int emp
         const Bitboard next_o = P ^ m.flipped ^ square_bit(sq);   // us, after the move
         const Bitboard replies = legal_moves(next_p, next_o);
         int score = -weighted_mobility(replies) * (1 << 12);
+        score -= popcount(neighbours(next_o) & ~(next_p | next_o)) * (1 << 9);
         if (square_bit(sq) & kCorners) score += 1 << 11;
         score += edge_stability(next_o, next_p) * (1 << 8);
         if (square_bit(sq) & odd) score += 1 << 10;

@@ -1,7 +1,8 @@
 #pragma once
 // Move lists and ordering of the exact solver above the last empties:
 //   - hash moves first (best, then second best from the transposition table);
-//   - fastest-first: fewer opponent replies (corner replies count double) is better, with bonuses for
+//   - fastest-first: fewer opponent replies (corner replies count double) and fewer empty squares next
+//     to our discs (the opponent's potential mobility) is better, with bonuses for
 //     taking a corner and for the mover's discs made stable on the edges, and a parity bonus (odd
 //     quadrants first) at low empties;
 //   - with many empties, a shallow alpha-beta search with a simple mobility/corner evaluation
