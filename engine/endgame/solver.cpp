@@ -56,12 +56,20 @@ public:
                     split_loop(w);
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
+                    if (w.aborted()) return;
+                    // No move left: help on the first move (same window, shared table) until the
+                    // calling thread has finished it; the result is dropped, the table entries stay.
+                    SearchWorker lazy(tt_, stop_, &first_done_);
+                    const RootMove& first = moves_->front();
+                    (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
+                    helper_nodes[static_cast<std::size_t>(t - 1)] += lazy.nodes();
                 });
             }
         }
         SearchWorker main(tt_, stop_, &cutoff_);
         const RootMove& first = moves.front();
         const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
+        first_done_.store(true, std::memory_order_relaxed);
         bool aborted = false;
         if (main.aborted()) {
             aborted = !beta_cut_;
@@ -145,6 +153,7 @@ private:
     EndgameTT& tt_;
     const std::atomic<bool>& stop_;
     std::atomic<bool> cutoff_{false};
+    std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
     int threads_;
     const ProgressCallback& progress_;
     Clock::time_point start_;
