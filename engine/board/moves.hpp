@@ -4,9 +4,15 @@
 // steps). flips: per direction, the first non-opponent square along a precomputed ray decides whether
 // the run of opponent discs in between is outflanked. Both are checked against a square-by-square
 // reference in tests/board/.
+//
+// Fast paths are chosen at compile time: with __AVX2__ (the default -march=native build on this machine)
+// flips() uses detail::flips_avx2 (engine/board/moves_avx2.hpp) at run time; flips_portable() is always
+// available, and constant evaluation always uses it. tests/endgame/fast_paths_test.cpp checks both.
 #include <array>
+#include <type_traits>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/board/moves_avx2.hpp"
 
 namespace reversi {
 
@@ -71,7 +77,7 @@ inline constexpr auto kRays = make_rays();
 }
 
 // The opponent discs flipped when P plays on the empty square `sq` (0 when the move is illegal).
-[[nodiscard]] constexpr Bitboard flips(Bitboard P, Bitboard O, int sq) noexcept {
+[[nodiscard]] constexpr Bitboard flips_portable(Bitboard P, Bitboard O, int sq) noexcept {
     Bitboard result = 0;
     for (int d = 0; d < 4; ++d) {  // increasing index: the nearest square is the lowest bit
         const Bitboard ray = detail::kRays[d][sq];
@@ -88,6 +94,25 @@ inline constexpr auto kRays = make_rays();
         result |= ray & ~((nearest << 1) - 1) & outflanked;
     }
     return result;
+}
+
+// flips_portable() or its AVX2 twin when the build targets AVX2 (same results, checked by the tests).
+[[nodiscard]] constexpr Bitboard flips(Bitboard P, Bitboard O, int sq) noexcept {
+#ifdef __AVX2__
+    if (!std::is_constant_evaluated()) {
+        return detail::flips_avx2(P, O, sq);
+    }
+#endif
+    return flips_portable(P, O, sq);
+}
+
+// True when the build uses a SIMD flips() (reported by tools and tests).
+[[nodiscard]] constexpr bool flips_uses_avx2() noexcept {
+#ifdef __AVX2__
+    return true;
+#else
+    return false;
+#endif
 }
 
 }  // namespace reversi

@@ -1,0 +1,51 @@
+#pragma once
+// Small helpers of the exact solver on raw (player, opponent) bitboards of the standard 8x8 board:
+// final scores, quadrant parity and a hash of the two bitboards.
+#include <array>
+#include <cstdint>
+
+#include "engine/board/bitboard.hpp"
+#include "engine/board/moves.hpp"
+
+namespace reversi::endgame {
+
+inline constexpr int kScoreMax = 64;
+
+// Final score of a finished game for the player owning P with `empties` empty squares left: disc
+// difference, empty squares counted for the winner.
+[[nodiscard]] constexpr int final_score(Bitboard P, int empties) noexcept {
+    const int diff = 2 * popcount(P) + empties - 64;
+    if (diff > 0) return diff + empties;
+    if (diff < 0) return diff - empties;
+    return 0;
+}
+
+// The four 4x4 quadrants (a1-d4, e1-h4, a5-d8, e5-h8).
+inline constexpr std::array<Bitboard, 4> kQuadrants = {0x000000000f0f0f0fULL, 0x00000000f0f0f0f0ULL,
+                                                       0x0f0f0f0f00000000ULL, 0xf0f0f0f000000000ULL};
+
+// The union of the quadrants holding an odd number of empty squares.
+[[nodiscard]] constexpr Bitboard odd_quadrants(Bitboard empties) noexcept {
+    Bitboard odd = 0;
+    for (const Bitboard q : kQuadrants) {
+        if (popcount(empties & q) & 1) odd |= q;
+    }
+    return odd;
+}
+
+// 64-bit mix of the two bitboards (transposition-table key).
+[[nodiscard]] constexpr std::uint64_t hash_discs(Bitboard P, Bitboard O) noexcept {
+    std::uint64_t h = P * 0x9e3779b97f4a7c15ULL;
+    h ^= std::rotl(O * 0xc2b2ae3d27d4eb4fULL, 29);
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+// Opponent reply count weighted for ordering: corners count twice (a corner reply is worse for us).
+[[nodiscard]] constexpr int weighted_mobility(Bitboard moves) noexcept {
+    return popcount(moves) + popcount(moves & kCorners);
+}
+
+}  // namespace reversi::endgame

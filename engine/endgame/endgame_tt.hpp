@@ -1,0 +1,71 @@
+#pragma once
+// The exact solver's transposition table, shared by all search threads.
+//
+// Every stored value is a proven bound on the exact final score (the solver never prunes selectively),
+// so bounds from any search of the same position can be merged: lower = max, upper = min.
+//
+// Layout: buckets of 4 entries of 16 bytes = one 64-byte cache line. An entry is two 64-bit words,
+// both std::atomic<uint64_t> accessed with relaxed loads and stores (no data race, TSan-clean):
+//   check = key ^ data      (lockless hashing: a torn entry fails the key check and reads as a miss)
+//   data  bits  0- 7  lower bound (int8, -64..64)
+//               8-15  upper bound (int8, -64..64)
+//              16-23  best move (square 0-63, 64 = none)
+//              24-31  second move (the previous best move)
+//              32-39  empties of the position (replacement priority)
+//              40-47  generation (bumped by each solve; older entries are replaced first)
+//              48-55  log2 of the nodes spent (replacement priority)
+//              56-63  unused (0)
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "engine/board/bitboard.hpp"
+
+namespace reversi::endgame {
+
+struct TTData {
+    int lower = -64;
+    int upper = 64;
+    Move move = kNoMove;
+    Move second = kNoMove;
+    int empties = 0;
+};
+
+class EndgameTT {
+public:
+    static constexpr int kWays = 4;
+    struct Entry {
+        std::atomic<std::uint64_t> check{0};
+        std::atomic<std::uint64_t> data{0};
+    };
+    struct alignas(64) Bucket {
+        Entry entries[kWays];
+    };
+    static_assert(sizeof(Entry) == 16, "a TT entry is two 64-bit words");
+    static_assert(sizeof(Bucket) == 64, "a TT bucket is one cache line");
+
+    explicit EndgameTT(std::size_t mib = 64);
+    // Resizes (clearing the table); false and the old table kept when the memory is not available.
+    [[nodiscard]] bool resize(std::size_t mib);
+    [[nodiscard]] std::size_t size_mib() const noexcept { return mib_; }
+    void clear() noexcept;
+    void new_search() noexcept { generation_ = static_cast<std::uint8_t>(generation_ + 1); }
+
+    [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
+    // Merges the bound [lower, upper] (and the best move when known) into the position's entry.
+    void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes) noexcept;
+    void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(&buckets_[key & mask_]); }
+    // Per mille of the entries written by the current generation, over the first 1000 buckets.
+    [[nodiscard]] int hashfull() const noexcept;
+
+private:
+    static std::uint64_t pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
+                              int cost) noexcept;
+    std::unique_ptr<Bucket[]> buckets_;
+    std::size_t mask_ = 0;
+    std::size_t mib_ = 0;
+    std::uint8_t generation_ = 0;
+};
+
+}  // namespace reversi::endgame

@@ -1,0 +1,105 @@
+#include "engine/endgame/move_ordering.hpp"
+
+#include <bit>
+
+#include "engine/board/moves.hpp"
+#include "engine/endgame/board_ops.hpp"
+#include "engine/endgame/stability.hpp"
+
+namespace reversi::endgame {
+
+namespace {
+
+constexpr Bitboard kXSquares = 0x4200000000000042ULL;   // b2, g2, b7, g7
+constexpr Bitboard kCSquares = 0x4281000000008142ULL;   // b1, g1, a2, h2, a7, h7, b8, g8
+constexpr Bitboard kEdges = 0xff818181818181ffULL;
+
+// Mover's discs on the four edges that the edge table proves stable (cheap part of the stability bound).
+int edge_stability(Bitboard own, Bitboard other) noexcept {
+    auto column = [](Bitboard b, int c) {
+        return static_cast<unsigned>((((b >> c) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
+    };
+    const unsigned top = edge_stable(static_cast<unsigned>(own & 0xff), static_cast<unsigned>(other & 0xff));
+    const unsigned bottom = edge_stable(static_cast<unsigned>(own >> 56), static_cast<unsigned>(other >> 56));
+    const unsigned left = edge_stable(column(own, 0), column(other, 0));
+    const unsigned right = edge_stable(column(own, 7), column(other, 7));
+    // Corners are counted twice (on both of their edges); that is harmless for ordering.
+    return std::popcount(top) + std::popcount(bottom) + std::popcount(left) + std::popcount(right);
+}
+
+// Squares next to at least one square of `b` (8 directions, no wrap-around).
+constexpr Bitboard neighbours(Bitboard b) noexcept {
+    const Bitboard h = ((b << 1) & kNotColumnA) | ((b >> 1) & kNotColumnH);
+    const Bitboard row = b | h;
+    return h | (row << 8) | (row >> 8);
+}
+
+}  // namespace
+
+int simple_evaluation(Bitboard P, Bitboard O) noexcept {
+    const Bitboard empty = ~(P | O);
+    const int mobility = popcount(legal_moves(P, O)) - popcount(legal_moves(O, P));
+    const int corners = popcount(P & kCorners) - popcount(O & kCorners);
+    // X-squares next to an empty corner are a liability.
+    const Bitboard empty_corner_x = kXSquares & (((empty & kCorners) << 9) | ((empty & kCorners) >> 9) |
+                                                 ((empty & kCorners) << 7) | ((empty & kCorners) >> 7));
+    const int x_squares = popcount(P & empty_corner_x) - popcount(O & empty_corner_x);
+    const int edges = popcount(P & kEdges & ~kCSquares) - popcount(O & kEdges & ~kCSquares);
+    const int score = 3 * mobility + 10 * corners - 5 * x_squares + edges;
+    return score > 64 ? 64 : (score < -64 ? -64 : score);
+}
+
+int evaluation_search(Bitboard P, Bitboard O, int depth, int alpha, int beta, std::uint64_t& nodes) noexcept {
+    ++nodes;
+    if (depth <= 0) return simple_evaluation(P, O);
+    const Bitboard moves = legal_moves(P, O);
+    if (!moves) {
+        if (!legal_moves(O, P)) return final_score(P, popcount(~(P | O)));
+        return -evaluation_search(O, P, depth, -beta, -alpha, nodes);
+    }
+    int best = -kScoreMax - 1;
+    for (int sq : squares(moves)) {
+        const Bitboard f = flips(P, O, sq);
+        const int score = -evaluation_search(O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
+        if (score > best) {
+            best = score;
+            if (best > alpha) alpha = best;
+            if (alpha >= beta) break;
+        }
+    }
+    return best;
+}
+
+void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                 Move second_move, std::uint64_t& nodes) noexcept {
+    list.size = 0;
+    const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
+    const int sort_depth = empties >= 24 ? 2 : (empties >= 18 ? 1 : (empties >= 15 ? 0 : -1));
+    for (int sq : squares(moves)) {
+        EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
+        m.square = sq;
+        m.flipped = flips(P, O, sq);
+        if (sq == hash_move) {
+            m.score = 1 << 30;
+            continue;
+        }
+        if (sq == second_move) {
+            m.score = 1 << 29;
+            continue;
+        }
+        const Bitboard next_p = O ^ m.flipped;                    // the opponent, to move next
+        const Bitboard next_o = P ^ m.flipped ^ square_bit(sq);   // us, after the move
+        const Bitboard replies = legal_moves(next_p, next_o);
+        int score = -weighted_mobility(replies) * (1 << 12);
+        score -= popcount(neighbours(next_o) & ~(next_p | next_o)) * (1 << 9);
+        if (square_bit(sq) & kCorners) score += 1 << 11;
+        score += edge_stability(next_o, next_p) * (1 << 8);
+        if (square_bit(sq) & odd) score += 1 << 10;
+        if (sort_depth >= 0) {
+            score -= evaluation_search(next_p, next_o, sort_depth, -kScoreMax, kScoreMax, nodes) * (1 << 12);
+        }
+        m.score = score;
+    }
+}
+
+}  // namespace reversi::endgame

@@ -1,0 +1,50 @@
+#pragma once
+// Move lists and ordering of the exact solver above the last empties:
+//   - hash moves first (best, then second best from the transposition table);
+//   - fastest-first: fewer opponent replies (corner replies count double) and fewer empty squares next
+//     to our discs (the opponent's potential mobility) is better, with bonuses for
+//     taking a corner and for the mover's discs made stable on the edges, and a parity bonus (odd
+//     quadrants first) at low empties;
+//   - with many empties, a shallow alpha-beta search with a simple mobility/corner evaluation
+//     (simple_evaluation below, the solver's own: the trained evaluation is not used here) dominates.
+#include <array>
+#include <utility>
+#include <cstdint>
+
+#include "engine/board/bitboard.hpp"
+
+namespace reversi::endgame {
+
+struct EndgameMove {
+    Bitboard flipped = 0;
+    int square = 0;
+    int score = 0;
+};
+
+struct MoveList {
+    std::array<EndgameMove, 32> moves{};
+    int size = 0;
+
+    // Moves the best-scored move from [i, size) to position i (selection sort step).
+    void pick_best(int i) noexcept {
+        int best = i;
+        for (int j = i + 1; j < size; ++j) {
+            if (moves[static_cast<std::size_t>(j)].score > moves[static_cast<std::size_t>(best)].score) best = j;
+        }
+        if (best != i) std::swap(moves[static_cast<std::size_t>(i)], moves[static_cast<std::size_t>(best)]);
+    }
+};
+
+// A quick static evaluation in discs for the side to move P: mobility, corners, corner-adjacent squares.
+[[nodiscard]] int simple_evaluation(Bitboard P, Bitboard O) noexcept;
+
+// Fail-soft alpha-beta on simple_evaluation to `depth` plies (passes handled, finished games scored).
+[[nodiscard]] int evaluation_search(Bitboard P, Bitboard O, int depth, int alpha, int beta,
+                                    std::uint64_t& nodes) noexcept;
+
+// Builds the list of legal moves `moves` of P and scores them for the search of a position with
+// `empties` empty squares. hash_move / second_move get the top scores when legal.
+void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                 Move second_move, std::uint64_t& nodes) noexcept;
+
+}  // namespace reversi::endgame

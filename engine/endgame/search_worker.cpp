@@ -1,0 +1,152 @@
+#include "engine/endgame/search_worker.hpp"
+
+#include "engine/board/moves.hpp"
+#include "engine/endgame/board_ops.hpp"
+#include "engine/endgame/last_empties.hpp"
+#include "engine/endgame/move_ordering.hpp"
+#include "engine/endgame/stability.hpp"
+
+namespace reversi::endgame {
+
+namespace {
+constexpr int kInfinity = kScoreMax + 1;
+}
+
+int stability_threshold(int empties) noexcept {
+    // Low empties: many stable discs are common, so the test pays off at lower alphas.
+    const int t = 2 * empties + 4;
+    return t > 64 ? 64 : t;
+}
+
+int SearchWorker::search(Bitboard P, Bitboard O, int alpha, int beta) {
+    return dispatch_pv(P, O, alpha, beta, popcount(~(P | O)));
+}
+
+int SearchWorker::null_window(Bitboard P, Bitboard O, int alpha) {
+    return dispatch_nws(P, O, alpha, popcount(~(P | O)));
+}
+
+int SearchWorker::dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
+    if (empties <= 4) return solve_small(P, O, alpha, beta, nodes_);
+    if (empties <= kShallowEmpties) return shallow(P, O, alpha, beta, empties);
+    return hashed<true>(P, O, alpha, beta, empties);
+}
+
+int SearchWorker::dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties) {
+    if (empties <= 4) return solve_small(P, O, alpha, alpha + 1, nodes_);
+    if (empties <= kShallowEmpties) return shallow(P, O, alpha, alpha + 1, empties);
+    return hashed<false>(P, O, alpha, alpha + 1, empties);
+}
+
+int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
+    ++nodes_;
+    if (alpha >= stability_threshold(empties)) {
+        const int upper = kScoreMax - 2 * popcount(stable_discs(O, P));
+        if (upper <= alpha) return upper;
+    }
+    const Bitboard moves = legal_moves(P, O);
+    if (!moves) {
+        if (!legal_moves(O, P)) return final_score(P, empties);
+        return -shallow(O, P, -beta, -alpha, empties);
+    }
+    const Bitboard odd = odd_quadrants(~(P | O));
+    int best = -kInfinity;
+    for (const Bitboard part : {moves & odd, moves & ~odd}) {
+        for (int sq : squares(part)) {
+            const Bitboard f = flips(P, O, sq);
+            const Bitboard np = O ^ f;
+            const Bitboard no = P ^ f ^ square_bit(sq);
+            const int a = alpha > best ? alpha : best;
+            const int score = empties == 5 ? -solve_4(np, no, -beta, -a, nodes_) : -shallow(np, no, -beta, -a, empties - 1);
+            if (score > best) {
+                best = score;
+                if (best >= beta) return best;
+            }
+        }
+    }
+    return best;
+}
+
+template <bool Pv>
+int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
+    ++nodes_;
+    if (stop_.load(std::memory_order_relaxed) || cutoff_->load(std::memory_order_relaxed)) {
+        aborted_ = true;
+        return 0;
+    }
+    if (alpha >= stability_threshold(empties)) {
+        const int upper = kScoreMax - 2 * popcount(stable_discs(O, P));
+        if (upper <= alpha) return upper;
+    }
+    const bool use_tt = empties >= kHashEmpties;
+    const std::uint64_t key = hash_discs(P, O);
+    TTData entry;
+    Move hash_move = kNoMove;
+    Move second_move = kNoMove;
+    if (use_tt && tt_.probe(key, entry)) {
+        if (entry.lower >= beta) return entry.lower;
+        if (entry.upper <= alpha) return entry.upper;
+        if (entry.lower == entry.upper) return entry.lower;
+        hash_move = entry.move;
+        second_move = entry.second;
+    }
+
+    const Bitboard moves = legal_moves(P, O);
+    if (!moves) {
+        if (!legal_moves(O, P)) return final_score(P, empties);
+        return Pv ? -hashed<true>(O, P, -beta, -alpha, empties) : -hashed<false>(O, P, -beta, -alpha, empties);
+    }
+
+    const std::uint64_t nodes_before = nodes_;
+    MoveList list;
+    score_moves(list, P, O, moves, empties, hash_move, second_move, nodes_);
+
+    // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
+    if (!Pv && empties >= kEtcEmpties) {
+        for (int i = 0; i < list.size; ++i) {
+            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+            const Bitboard np = O ^ m.flipped;
+            const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
+            TTData child;
+            if (tt_.probe(hash_discs(np, no), child) && -child.upper >= beta) {
+                tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1);
+                return -child.upper;
+            }
+        }
+    }
+
+    int best = -kInfinity;
+    Move best_move = kNoMove;
+    const int alpha_in = alpha;
+    for (int i = 0; i < list.size; ++i) {
+        list.pick_best(i);
+        const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+        const Bitboard np = O ^ m.flipped;
+        const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
+        int score;
+        if (!Pv || i == 0) {
+            score = Pv ? -dispatch_pv(np, no, -beta, -alpha, empties - 1)
+                       : -dispatch_nws(np, no, -beta, empties - 1);
+        } else {
+            score = -dispatch_nws(np, no, -alpha - 1, empties - 1);
+            if (score > alpha && score < beta) score = -dispatch_pv(np, no, -beta, -alpha, empties - 1);
+        }
+        if (aborted_) return 0;
+        if (score > best) {
+            best = score;
+            best_move = static_cast<Move>(m.square);
+            if (best >= beta) break;
+            if (best > alpha) alpha = best;
+        }
+    }
+    if (!use_tt) return best;
+    const int lower = best > alpha_in ? best : -kScoreMax;
+    const int upper = best < beta ? best : kScoreMax;
+    tt_.store(key, empties, lower, upper, best > alpha_in ? best_move : kNoMove, nodes_ - nodes_before);
+    return best;
+}
+
+template int SearchWorker::hashed<true>(Bitboard, Bitboard, int, int, int);
+template int SearchWorker::hashed<false>(Bitboard, Bitboard, int, int, int);
+
+}  // namespace reversi::endgame

@@ -1,0 +1,55 @@
+#pragma once
+// One thread's exact search: fail-soft PVS with null windows, sharing the transposition table.
+//   empties <= 4          solve_small (last_empties.hpp): no move list, no hashing
+//   5 .. kShallowEmpties  shallow search: no hashing, parity ordering (odd quadrants first)
+//   above                 ordered search: fastest-first, and from kHashEmpties on TT bounds and moves, stability cutoff, enhanced transposition
+//                         cutoff (kEtcEmpties and above), fastest-first / shallow-search move ordering
+// The stop flag is polled (relaxed load) at every hashed node; after a stop the results are meaningless
+// and aborted() is true (nothing more is stored in the table).
+#include <atomic>
+#include <cstdint>
+
+#include "engine/board/bitboard.hpp"
+#include "engine/endgame/endgame_tt.hpp"
+
+namespace reversi::endgame {
+
+inline constexpr int kShallowEmpties = 7;
+inline constexpr int kEtcEmpties = 12;
+inline constexpr int kHashEmpties = 8;  // below: fastest-first ordering but no table probes
+
+class SearchWorker {
+public:
+    // `stop` is the caller's flag; `cutoff` (may be null) is the root's "this search is no longer needed".
+    SearchWorker(EndgameTT& tt, const std::atomic<bool>& stop, const std::atomic<bool>* cutoff = nullptr) noexcept
+        : tt_(tt), stop_(stop), cutoff_(cutoff ? cutoff : &stop) {}
+
+    // Exact value within the window: fail-soft, so a result <= alpha is an upper bound and >= beta a
+    // lower bound on the true score.
+    [[nodiscard]] int search(Bitboard P, Bitboard O, int alpha, int beta);
+    // Null-window (alpha, alpha + 1) search.
+    [[nodiscard]] int null_window(Bitboard P, Bitboard O, int alpha);
+
+    [[nodiscard]] std::uint64_t nodes() const noexcept { return nodes_; }
+    void add_nodes(std::uint64_t n) noexcept { nodes_ += n; }
+    [[nodiscard]] bool aborted() const noexcept { return aborted_; }
+    [[nodiscard]] EndgameTT& tt() noexcept { return tt_; }
+
+private:
+    template <bool Pv>
+    int hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties);
+    int shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties);
+    int dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties);
+    int dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties);
+
+    EndgameTT& tt_;
+    const std::atomic<bool>& stop_;
+    const std::atomic<bool>* cutoff_;
+    std::uint64_t nodes_ = 0;
+    bool aborted_ = false;
+};
+
+// Stability cutoff threshold: the bound is only computed when alpha reaches this value.
+[[nodiscard]] int stability_threshold(int empties) noexcept;
+
+}  // namespace reversi::endgame

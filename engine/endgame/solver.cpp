@@ -1,0 +1,340 @@
+#include "engine/endgame/solver.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "engine/board/moves.hpp"
+#include "engine/endgame/board_ops.hpp"
+#include "engine/endgame/move_ordering.hpp"
+#include "engine/endgame/search_worker.hpp"
+
+namespace reversi::endgame {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kInfinity = kScoreMax + 1;
+constexpr int kMinEmptiesForThreads = 14;
+
+struct RootMove {
+    int square = 0;
+    Bitboard next_p = 0;  // the position after the move, opponent to move
+    Bitboard next_o = 0;
+};
+
+// One pass over the root moves with the window (alpha, beta): the first move by the calling thread with
+// the full window, the others split among all threads (null window against the best score so far, then
+// a re-search when it fails high): YBWC at the root, every thread sharing the transposition table.
+class RootPass {
+public:
+    RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
+             Clock::time_point start, std::uint64_t nodes_before)
+        : tt_(tt), stop_(stop), threads_(threads), progress_(progress), start_(start), nodes_before_(nodes_before) {}
+
+    struct Outcome {
+        int score = -kInfinity;
+        int best_index = 0;
+        std::uint64_t nodes = 0;
+        bool aborted = false;
+    };
+
+    Outcome run(const std::vector<RootMove>& moves, int alpha, int beta) {
+        moves_ = &moves;
+        alpha_ = alpha;
+        beta_ = beta;
+        // Helpers start at once on the other moves (null windows at alpha until the first move's score
+        // is known: a refutation at a lower alpha is still a refutation), the caller takes the first.
+        std::vector<std::thread> helpers;
+        std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
+        std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
+        if (moves.size() > 1) {
+            for (int t = 1; t < threads_; ++t) {
+                helpers.emplace_back([this, t, &helper_nodes, &helper_aborted] {
+                    SearchWorker w(tt_, stop_, &cutoff_);
+                    split_loop(w);
+                    helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
+                    helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
+                    if (w.aborted()) return;
+                    // No move left: help on the first move (same window, shared table) until the
+                    // calling thread has finished it; the result is dropped, the table entries stay.
+                    SearchWorker lazy(tt_, stop_, &first_done_);
+                    const RootMove& first = moves_->front();
+                    (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
+                    helper_nodes[static_cast<std::size_t>(t - 1)] += lazy.nodes();
+                });
+            }
+        }
+        SearchWorker main(tt_, stop_, &cutoff_);
+        const RootMove& first = moves.front();
+        const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
+        first_done_.store(true, std::memory_order_relaxed);
+        bool aborted = false;
+        if (main.aborted()) {
+            aborted = !beta_cut_;
+        } else {
+            nodes_done_.fetch_add(main.nodes(), std::memory_order_relaxed);
+            record(0, score);
+            const std::uint64_t before = main.nodes();
+            split_loop(main);
+            nodes_done_.fetch_add(main.nodes() - before, std::memory_order_relaxed);
+            aborted = main.aborted() && !beta_cut_;
+        }
+        if (aborted) cutoff_.store(true, std::memory_order_relaxed);
+        for (auto& h : helpers) h.join();
+        std::uint64_t nodes = main.nodes();
+        for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
+            nodes += helper_nodes[i];
+            aborted = aborted || (helper_aborted[i] && !beta_cut_ && !main.aborted());
+        }
+        outcome_.aborted = aborted || stop_.load(std::memory_order_relaxed);
+        outcome_.nodes = nodes;
+        return outcome_;
+    }
+
+private:
+    // Takes the next unsearched move and proves it worse than the best score so far (null window), or
+    // re-searches it with the window (best, beta) when it fails high against the current best.
+    void split_loop(SearchWorker& w) {
+        for (;;) {
+            const int i = next_.fetch_add(1, std::memory_order_relaxed);
+            if (i >= static_cast<int>(moves_->size())) return;
+            const RootMove& m = (*moves_)[static_cast<std::size_t>(i)];
+            const std::uint64_t before = w.nodes();
+            for (;;) {
+                const int a = current_alpha();
+                if (a >= beta_) return;
+                int score = -w.null_window(m.next_p, m.next_o, -a - 1);
+                if (w.aborted()) return;
+                if (score > a) {
+                    const int a2 = current_alpha();
+                    if (a2 >= beta_) return;
+                    if (score <= a2 && a2 != a) continue;  // the best improved meanwhile: test again
+                    if (score < beta_) score = -w.search(m.next_p, m.next_o, -beta_, -a2);
+                    if (w.aborted()) return;
+                }
+                nodes_done_.fetch_add(w.nodes() - before, std::memory_order_relaxed);
+                record(i, score);
+                break;
+            }
+        }
+    }
+
+    int current_alpha() {
+        std::lock_guard lock(mutex_);
+        return std::max(alpha_, outcome_.score);
+    }
+
+    void record(int index, int score) {
+        std::lock_guard lock(mutex_);
+        const int a = std::max(alpha_, outcome_.score);
+        const bool new_best = score > outcome_.score;
+        if (new_best) {
+            outcome_.score = score;
+            outcome_.best_index = index;
+        }
+        if (score >= beta_) {
+            beta_cut_.store(true, std::memory_order_relaxed);
+            cutoff_.store(true, std::memory_order_relaxed);
+        }
+        if (progress_) {
+            RootProgress p;
+            p.move = static_cast<Move>((*moves_)[static_cast<std::size_t>(index)].square);
+            p.score = score;
+            p.bound = score >= beta_ ? ScoreBound::Lower : (score <= a ? ScoreBound::Upper : ScoreBound::Exact);
+            p.new_best = new_best;
+            p.nodes = nodes_before_ + nodes_done_.load(std::memory_order_relaxed);
+            p.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
+            progress_(p);
+        }
+    }
+
+    EndgameTT& tt_;
+    const std::atomic<bool>& stop_;
+    std::atomic<bool> cutoff_{false};
+    std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
+    int threads_;
+    const ProgressCallback& progress_;
+    Clock::time_point start_;
+    std::uint64_t nodes_before_;
+    std::atomic<std::uint64_t> nodes_done_{0};
+    const std::vector<RootMove>* moves_ = nullptr;
+    int alpha_ = -kInfinity;
+    int beta_ = kInfinity;
+    std::atomic<int> next_{1};
+    std::mutex mutex_;
+    Outcome outcome_;
+    std::atomic<bool> beta_cut_{false};
+};
+
+// Root moves, best first: hash move, then a deeper shallow search than inside the tree.
+std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best,
+                                       std::uint64_t& nodes) {
+    const Bitboard moves = legal_moves(P, O);
+    const int empties = popcount(~(P | O));
+    MoveList list;
+    TTData entry;
+    Move hash_move = previous_best;
+    Move second = kNoMove;
+    if (tt.probe(hash_discs(P, O), entry)) {
+        if (hash_move == kNoMove) hash_move = entry.move;
+        second = entry.second;
+    }
+    score_moves(list, P, O, moves, std::max(empties, 24), hash_move, second, nodes);
+    std::vector<RootMove> out;
+    for (int i = 0; i < list.size; ++i) {
+        list.pick_best(i);
+        const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+        out.push_back(RootMove{m.square, O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)});
+    }
+    return out;
+}
+
+// Principal variation read from the transposition table (exact entries with a legal best move).
+std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move first) {
+    std::vector<Move> pv{first};
+    const Bitboard f = flips(P, O, first);
+    Bitboard p = O ^ f;
+    Bitboard o = P ^ f ^ square_bit(first);
+    for (int guard = 0; guard < 60; ++guard) {
+        const Bitboard moves = legal_moves(p, o);
+        if (!moves) {
+            if (!legal_moves(o, p)) break;
+            pv.push_back(kPass);
+            std::swap(p, o);
+            continue;
+        }
+        TTData e;
+        if (!tt.probe(hash_discs(p, o), e) || e.lower != e.upper || e.move >= 64 || !(moves & square_bit(e.move))) {
+            break;
+        }
+        pv.push_back(e.move);
+        const Bitboard g = flips(p, o, e.move);
+        const Bitboard np = o ^ g;
+        o = p ^ g ^ square_bit(e.move);
+        p = np;
+    }
+    return pv;
+}
+
+}  // namespace
+
+EndgameSolver::EndgameSolver(std::size_t hash_mib) : tt_(hash_mib) {}
+EndgameSolver::~EndgameSolver() = default;
+
+Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptions& options,
+                                           const std::atomic<bool>& stop, const ProgressCallback& progress) {
+    if (pos.playable != ~Bitboard{0} || pos.rule != ScoreRule::EmptiesToWinner) {
+        return make_error("the endgame solver handles the standard 8x8 board only (this position is on a "
+                          "variant board or uses the disc-difference rule)");
+    }
+    if ((pos.player & pos.opponent) != 0) return make_error("invalid position: a square holds two discs");
+    if (options.alpha < -kScoreMax || options.beta > kScoreMax || options.alpha >= options.beta) {
+        return make_error("invalid window (" + std::to_string(options.alpha) + ", " + std::to_string(options.beta) +
+                          "): need -64 <= alpha < beta <= 64");
+    }
+    if (options.threads < 1 || options.threads > 256) return make_error("threads must be within 1..256");
+
+    const auto start = Clock::now();
+    tt_.new_search();
+    SolveResult result;
+    Bitboard P = pos.player;
+    Bitboard O = pos.opponent;
+    int sign = 1;
+    int alpha = options.alpha;
+    int beta = options.beta;
+    if (!legal_moves(P, O)) {
+        if (!legal_moves(O, P)) {
+            result.score = final_score(P, popcount(~(P | O)));
+            result.bound = result.score <= alpha ? ScoreBound::Upper
+                                                 : (result.score >= beta ? ScoreBound::Lower : ScoreBound::Exact);
+            result.nodes = 1;
+            return result;
+        }
+        result.best_move = kPass;
+        std::swap(P, O);
+        sign = -1;
+        std::swap(alpha, beta);
+        alpha = -alpha;
+        beta = -beta;
+    }
+    const int empties = popcount(~(P | O));
+    const int threads = empties >= kMinEmptiesForThreads ? options.threads : 1;
+
+    std::uint64_t nodes = 0;
+    const auto moves = order_root_moves(tt_, P, O, kNoMove, nodes);
+
+    // Aspiration: a narrow window around a guess (an exact table entry, else a shallow estimate).
+    int lo = alpha;
+    int hi = beta;
+    if (options.aspiration && empties >= 16 && beta - alpha > 8) {
+        TTData e;
+        int guess;
+        if (tt_.probe(hash_discs(P, O), e) && e.lower == e.upper) {
+            guess = e.lower;
+        } else {
+            guess = evaluation_search(P, O, 4, -kScoreMax, kScoreMax, nodes);
+        }
+        guess = std::clamp(guess & ~1, alpha + 1, beta - 1);
+        lo = std::max(alpha, guess - 3);
+        hi = std::min(beta, guess + 3);
+    }
+    int delta = 6;
+    int score = 0;
+    int best_index = 0;
+    bool aborted = false;
+    ProgressCallback relay;
+    if (progress) {
+        relay = [&](const RootProgress& p) {
+            RootProgress q = p;
+            if (sign < 0) {
+                q.score = -q.score;
+                q.bound = q.bound == ScoreBound::Lower ? ScoreBound::Upper
+                                                       : (q.bound == ScoreBound::Upper ? ScoreBound::Lower : q.bound);
+            }
+            progress(q);
+        };
+    }
+    for (;;) {
+        RootPass pass(tt_, stop, threads, relay, start, nodes);
+        const auto out = pass.run(moves, lo, hi);
+        nodes += out.nodes;
+        if (out.aborted) {
+            aborted = true;
+            break;
+        }
+        score = out.score;
+        best_index = out.best_index;
+        if (score <= lo && lo > alpha) {
+            hi = score + 1;
+            lo = std::max(alpha, score - delta);
+        } else if (score >= hi && hi < beta) {
+            lo = score - 1;
+            hi = std::min(beta, score + delta);
+        } else {
+            break;
+        }
+        delta *= 2;
+    }
+
+    const Move best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
+    if (result.best_move != kPass) result.best_move = best;
+    result.score = sign * score;
+    result.bound = score <= alpha ? ScoreBound::Upper : (score >= beta ? ScoreBound::Lower : ScoreBound::Exact);
+    if (sign < 0) {
+        result.bound = result.bound == ScoreBound::Lower
+                           ? ScoreBound::Upper
+                           : (result.bound == ScoreBound::Upper ? ScoreBound::Lower : ScoreBound::Exact);
+    }
+    result.completed = !aborted;
+    if (!aborted) {
+        result.pv = read_pv(tt_, P, O, best);
+        if (sign < 0) result.pv.insert(result.pv.begin(), kPass);
+    }
+    result.nodes = nodes;
+    result.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    return result;
+}
+
+}  // namespace reversi::endgame

@@ -1,0 +1,80 @@
+#pragma once
+// The exact endgame solver: the final disc difference (empties to the winner) of a standard 8x8
+// position under perfect play, or a win/loss/draw answer with the window (-1, 1).
+//
+//   EndgameSolver solver(64);                  // transposition table of 64 MiB, shared by its threads
+//   auto r = solver.solve(pos, {.threads = 2}, stop);
+//   if (r) use(r->score, r->best_move, r->pv);
+//
+// The solver owns its transposition table (kept between solves: clear() for a new game). solve() runs
+// on the caller's thread plus `threads - 1` helper threads that it joins before returning; `stop` is
+// polled with relaxed loads, and a stopped solve returns completed = false with the best move found so
+// far (its score is then not proven).
+// Only the standard board is handled (every square playable, empties counted for the winner): other
+// variants are rejected with an error, and the caller falls back to the generic search.
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "engine/board/position.hpp"
+#include "engine/core/expected.hpp"
+#include "engine/endgame/endgame_tt.hpp"
+
+namespace reversi::endgame {
+
+enum class ScoreBound : std::uint8_t { Exact, Lower, Upper };
+
+struct SolveOptions {
+    int alpha = -64;            // window, in discs; (-1, 1) for win/loss/draw
+    int beta = 64;
+    int threads = 1;
+    bool aspiration = true;     // start the root with a narrow window around a shallow estimate
+};
+
+// One root move's result (score is a bound when bound != Exact), or the end of an aspiration pass.
+struct RootProgress {
+    Move move = kNoMove;
+    int score = 0;
+    ScoreBound bound = ScoreBound::Exact;
+    bool new_best = false;      // this move is now the best root move
+    std::uint64_t nodes = 0;    // all threads, so far
+    std::chrono::milliseconds time{0};
+};
+// Called under a lock from whichever search thread finished the root move.
+using ProgressCallback = std::function<void(const RootProgress&)>;
+
+struct SolveResult {
+    int score = 0;              // exact when bound == Exact; else the fail-soft bound
+    ScoreBound bound = ScoreBound::Exact;
+    Move best_move = kNoMove;   // kPass when the side to move must pass; kNoMove when the game is over
+    std::vector<Move> pv;       // from the transposition table; may stop early
+    std::uint64_t nodes = 0;
+    std::chrono::milliseconds time{0};
+    bool completed = true;      // false when stopped
+};
+
+class EndgameSolver {
+public:
+    explicit EndgameSolver(std::size_t hash_mib = 64);
+    ~EndgameSolver();
+    EndgameSolver(const EndgameSolver&) = delete;
+    EndgameSolver& operator=(const EndgameSolver&) = delete;
+
+    [[nodiscard]] bool set_hash_size(std::size_t mib) { return tt_.resize(mib); }
+    [[nodiscard]] std::size_t hash_size() const noexcept { return tt_.size_mib(); }
+    void clear() noexcept { tt_.clear(); }
+    [[nodiscard]] int hashfull() const noexcept { return tt_.hashfull(); }
+
+    // Errors: a variant board or the disc-difference rule; an empty or reversed window; threads < 1.
+    [[nodiscard]] Expected<SolveResult> solve(const Position& pos, const SolveOptions& options,
+                                              const std::atomic<bool>& stop, const ProgressCallback& progress = {});
+
+private:
+    EndgameTT tt_;
+};
+
+}  // namespace reversi::endgame

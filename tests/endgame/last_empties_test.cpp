@@ -1,0 +1,68 @@
+// The last-empties solvers and the shallow/hashed searches against the plain solver.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <random>
+
+#include "engine/endgame/last_empties.hpp"
+#include "engine/endgame/search_worker.hpp"
+#include "tests/endgame/endgame_positions.hpp"
+#include "tests/endgame/plain_solver.hpp"
+
+using namespace reversi;
+using endgame_test::plain_solve;
+
+namespace {
+
+// A fail-soft result r of a search with window (alpha, beta) is right when: r <= alpha implies
+// truth <= r; r >= beta implies truth >= r; otherwise r == truth.
+bool fail_soft_consistent(int r, int truth, int alpha, int beta) {
+    if (r <= alpha) return truth <= r;
+    if (r >= beta) return truth >= r;
+    return r == truth;
+}
+
+}  // namespace
+
+TEST_CASE("solve_1..solve_4 equal the plain solver on 4,000 positions with 1-4 empties, all windows") {
+    std::mt19937 rng(5);
+    int checked = 0;
+    for (int empties = 1; empties <= 4; ++empties) {
+        for (const auto& pos : endgame_test::positions_with_empties(empties, 1000, 100 + empties)) {
+            const int truth = plain_solve(pos);
+            std::uint64_t nodes = 0;
+            REQUIRE(endgame::solve_small(pos.player, pos.opponent, -64, 64, nodes) == truth);
+            const int alpha = static_cast<int>(rng() % 129) - 65;
+            const int beta = alpha + 1 + static_cast<int>(rng() % 20);
+            const int r = endgame::solve_small(pos.player, pos.opponent, alpha, beta, nodes);
+            CAPTURE(alpha);
+            CAPTURE(beta);
+            REQUIRE(fail_soft_consistent(r, truth, alpha, beta));
+            ++checked;
+        }
+    }
+    CHECK(checked == 4000);
+}
+
+TEST_CASE("the worker search equals the plain solver on 1,900 positions with 5-12 empties") {
+    endgame::EndgameTT tt(4);
+    std::atomic<bool> stop{false};
+    std::mt19937 rng(9);
+    for (int empties = 5; empties <= 12; ++empties) {
+        const int count = empties <= 10 ? 300 : 50;
+        for (const auto& pos : endgame_test::positions_with_empties(empties, count, 200 + empties)) {
+            const int truth = plain_solve(pos);
+            endgame::SearchWorker worker(tt, stop);
+            REQUIRE(worker.search(pos.player, pos.opponent, -64, 64) == truth);
+            // Null windows around and away from the truth, with the table filled or not.
+            if (rng() & 1) tt.clear();
+            const int a = truth - 1 + 2 * static_cast<int>(rng() % 3) - 2;
+            if (a >= -64 && a < 64) {
+                const int r = worker.null_window(pos.player, pos.opponent, a);
+                CAPTURE(a);
+                REQUIRE(fail_soft_consistent(r, truth, a, a + 1));
+            }
+            REQUIRE(!worker.aborted());
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// The solver's transposition table: merging of bounds, moves, replacement, resize and clear.
+#include <doctest/doctest.h>
+
+#include "engine/endgame/endgame_tt.hpp"
+
+using namespace reversi;
+using endgame::EndgameTT;
+using endgame::TTData;
+
+TEST_CASE("the table merges bounds and keeps the previous best move second") {
+    EndgameTT tt(1);
+    TTData d;
+    CHECK(!tt.probe(12345, d));
+    tt.store(12345, 20, -10, 64, 19, 1000);
+    REQUIRE(tt.probe(12345, d));
+    CHECK(d.lower == -10);
+    CHECK(d.upper == 64);
+    CHECK(d.move == 19);
+    CHECK(d.empties == 20);
+    tt.store(12345, 20, -64, 4, 26, 10);
+    REQUIRE(tt.probe(12345, d));
+    CHECK(d.lower == -10);
+    CHECK(d.upper == 4);
+    CHECK(d.move == 26);
+    CHECK(d.second == 19);
+    tt.store(12345, 20, 4, 4, kNoMove, 10);  // no move: the known ones stay
+    REQUIRE(tt.probe(12345, d));
+    CHECK(d.lower == 4);
+    CHECK(d.upper == 4);
+    CHECK(d.move == 26);
+    // Negative bounds survive the int8 packing.
+    tt.store(777, 9, -64, -64, 0, 1);
+    REQUIRE(tt.probe(777, d));
+    CHECK(d.lower == -64);
+    CHECK(d.upper == -64);
+    CHECK(d.move == 0);
+}
+
+TEST_CASE("replacement keeps the entries of the bucket's other positions until it is full") {
+    EndgameTT tt(1);
+    const std::uint64_t buckets = 1024 * 1024 / 64;
+    // Five keys on the same bucket: four fit, the fifth replaces the cheapest.
+    for (std::uint64_t k = 1; k <= 4; ++k) tt.store(k * buckets + 7, static_cast<int>(10 + k), 0, 0, 1, 1000);
+    TTData d;
+    for (std::uint64_t k = 1; k <= 4; ++k) CHECK(tt.probe(k * buckets + 7, d));
+    tt.store(5 * buckets + 7, 30, 2, 2, 3, 1000000);
+    CHECK(tt.probe(5 * buckets + 7, d));
+    CHECK(!tt.probe(1 * buckets + 7, d));  // 11 empties: the cheapest
+    CHECK(tt.probe(4 * buckets + 7, d));
+}
+
+TEST_CASE("resize and clear empty the table") {
+    EndgameTT tt(1);
+    tt.store(99, 20, 0, 0, 5, 1);
+    TTData d;
+    CHECK(tt.probe(99, d));
+    tt.clear();
+    CHECK(!tt.probe(99, d));
+    tt.store(99, 20, 0, 0, 5, 1);
+    REQUIRE(tt.resize(2));
+    CHECK(tt.size_mib() == 2);
+    CHECK(!tt.probe(99, d));
+    CHECK(tt.hashfull() == 0);
+}
