@@ -240,3 +240,31 @@ TEST_CASE("tournament: resume of a three-engine round-robin after kill -9 equals
     CHECK(mismatch.exit_code == 1);
     CHECK(mismatch.err.find("different match") != std::string::npos);
 }
+
+TEST_CASE("tournament: a forfeit is charged to the right engine in every pairing it plays") {
+    if (!have_python()) {
+        MESSAGE("python3 not found: skipped");
+        return;
+    }
+    // e1 is the second engine of (e0, e1) and the first of (e1, e2); it plays an illegal move in every game.
+    const std::string dir = scratch_dir("rr-faults");
+    const auto r = run_match({"--engine", "name=e0", fake_uci("--seed 1"), "depth=1", "--engine", "name=e1",
+                              fake_uci("--seed 2 --mode illegal --after 3"), "depth=1", "--engine", "name=e2",
+                              fake_uci("--seed 3"), "depth=1", "--games", "2", "--random-openings", "6",
+                              "--balance-depth", "0", "--out", dir + "/f", "--json"},
+                             dir);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto pairs = pairing_offsets(r.out);
+    REQUIRE(pairs.size() == 3);
+    CHECK(field_after(r.out, pairs[0], "forfeits") == "{\"illegal by e1\": 2}");
+    CHECK(field_after(r.out, pairs[0], "wins") == "2");
+    CHECK(field_after(r.out, pairs[1], "forfeits") == "{}");
+    CHECK(field_after(r.out, pairs[2], "forfeits") == "{\"illegal by e1\": 2}");
+    CHECK(field_after(r.out, pairs[2], "losses") == "2");
+    const auto table = standings_lines(r.out);
+    REQUIRE(table.size() == 3);
+    CHECK(table[2].find("\"engine\": \"e1\", \"points\": 0.0") != std::string::npos);
+    CHECK(table[2].find("\"elo\": null") != std::string::npos);  // -inf: no point scored
+    CHECK(check_ggf(dir + "/f.ggf") == 0);
+}
