@@ -1,5 +1,6 @@
 // reversi-match: engine-vs-engine matches with paired openings, fault handling, resumable results and
 // honest statistics. See docs/readme/match.md.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <random>
@@ -21,18 +22,22 @@ namespace {
 
 const cli::ProgramSpec kSpec{
     "reversi-match",
-    "reversi-match --engine KEY=VALUE... --engine KEY=VALUE... [options]",
-    "Plays a match between two engines and reports W/D/L, average disc margin, Elo with a 95% interval\n"
+    "reversi-match --engine KEY=VALUE... --engine KEY=VALUE... [--engine ...] [options]",
+    "Plays a match between two engines (or a tournament of more) and reports W/D/L, average disc margin, Elo with a 95% interval\n"
     "(pentanomial over colour pairs), LOS and an optional SPRT. Each opening is played twice with colours\n"
     "swapped (game 2k: first engine black, game 2k+1: second engine black). The runner checks every move\n"
     "on its own board, plays forced passes itself and scores by the WOF rule. An illegal move, a crash, a\n"
     "hang or a time forfeit loses the game (reason recorded); the engine is restarted.\n"
+    "With more than two engines: a round-robin (every pair) or a gauntlet (the first engine against each\n"
+    "other), each pairing playing --games games; per-pairing summaries and standings (points, score,\n"
+    "Bradley-Terry Elo relative to the field). Pairings play concurrently.\n"
     "Engine keys: name=NAME  cmd=\"PROGRAM ARGS\" | tcp=HOST:PORT  proto=uci|nboard  option.NAME=VALUE\n"
     "  depth=N | nodes=N | movetime=MS | tc=SECONDS[+INCREMENT]  timemargin=MS (default 100)\n"
     "  stderr=FILE (the engine's stderr; default discarded)  dir=DIR (working directory)",
-    {{"engine", true, "KEY=VALUE ... one engine (give it twice)"},
-     {"each", true, "KEY=VALUE ... keys for both engines"},
-     {"games", true, "number of games (default 2; an odd number leaves the last pair incomplete)"},
+    {{"engine", true, "KEY=VALUE ... one engine (give it two or more times)"},
+     {"each", true, "KEY=VALUE ... keys for every engine"},
+     {"tournament", true, "round-robin (default) or gauntlet: the pairings with more than two engines"},
+     {"games", true, "games per pairing (default 2; an odd number leaves the last pair incomplete)"},
      {"concurrency", true, "games at once (default: cores / engine threads)"},
      {"openings", true, "file of openings: transcripts (f5d6c3...), board strings, XOT lists"},
      {"opening-order", true, "sequential or random (default sequential)"},
@@ -44,7 +49,7 @@ const cli::ProgramSpec kSpec{
      {"out", true, "PREFIX of the files written: PREFIX.ggf, PREFIX.log, PREFIX.json (default match)"},
      {"resume", false, "continue the match recorded in PREFIX.log"},
      {"overwrite", false, "start over even when PREFIX.log exists"},
-     {"sprt", true, "ELO0,ELO1,ALPHA,BETA: stop when the SPRT decides"},
+     {"sprt", true, "ELO0,ELO1,ALPHA,BETA: stop when the SPRT decides (two engines only)"},
      {"timeout", true, "MS: a depth/nodes search without reply by then hangs (default 60000)"},
      {"handshake-timeout", true, "MS: for uciok, readyok, pong (default 10000)"},
      {"json", false, "print the JSON summary on stdout instead of the text"},
@@ -93,20 +98,32 @@ int main(int argc, char** argv) {
     const auto& args = parsed.args;
     cli::init_logging("match", args.get("log-level", "warn"));
     if (!args.positional.empty()) return fail("unexpected argument '" + args.positional[0] + "'");
-    if (engines.size() != 2) return fail("give exactly two --engine groups (see --help)");
+    if (engines.size() < 2) return fail("give at least two --engine groups (see --help)");
+    if (engines.size() > 64) return fail("at most 64 engines");
 
     MatchConfig config;
     std::string fingerprint;
-    for (int e = 0; e < 2; ++e) {
-        auto spec = parse_engine_spec(each, engines[static_cast<std::size_t>(e)], e);
+    for (std::size_t e = 0; e < engines.size(); ++e) {
+        auto spec = parse_engine_spec(each, engines[e], static_cast<int>(e));
         if (!spec) return fail(spec.error().message);
-        config.engines[static_cast<std::size_t>(e)] = *spec;
+        config.engines.push_back(*spec);
         fingerprint += "[" + engine_fingerprint(*spec) + "]";
     }
-    if (config.engines[0].name == config.engines[1].name) {
-        config.engines[0].name += "-1";
-        config.engines[1].name += "-2";
+    // Equal names get the engine's number (1-based): "d4-1", "d4-2".
+    std::vector<std::string> given;
+    for (const auto& e : config.engines) given.push_back(e.name);
+    for (std::size_t e = 0; e < given.size(); ++e) {
+        if (std::count(given.begin(), given.end(), given[e]) > 1) config.engines[e].name += "-" + std::to_string(e + 1);
     }
+    for (std::size_t e = 0; e < config.engines.size(); ++e) {
+        for (std::size_t f = 0; f < e; ++f) {
+            if (config.engines[e].name == config.engines[f].name) return fail("two engines named " + config.engines[e].name);
+        }
+    }
+    const auto kind = parse_tournament_kind(args.get("tournament", "round-robin"));
+    if (!kind) return fail("--tournament " + args.get("tournament", "") + ": expected round-robin or gauntlet");
+    config.tournament = *kind;
+    if (config.engines.size() > 2) fingerprint += std::string(" tournament=") + tournament_kind_name(*kind);
 
     auto games = args.get_int("games", 2, 1, 10000000);
     auto seed = args.get_int("seed", 1, 0, (1LL << 62));
@@ -119,7 +136,8 @@ int main(int argc, char** argv) {
     config.timeouts.hang = Millis(*timeout);
     config.timeouts.handshake = Millis(*handshake);
 
-    const int threads = std::max(config.engines[0].threads, config.engines[1].threads);
+    int threads = 1;
+    for (const auto& e : config.engines) threads = std::max(threads, e.threads);
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto concurrency = args.get_int("concurrency", std::max(1, cores / threads), 1, 1024);
     if (!concurrency) return fail(concurrency.error().message);
@@ -130,7 +148,7 @@ int main(int argc, char** argv) {
     config.variant = *variant;
     fingerprint += " variant=" + args.get("variant", "8x8");
 
-    const int pairs = (config.games + 1) / 2;
+    const int pairs = (config.games + 1) / 2;  // colour pairs per pairing: every pairing uses the same openings
     if (args.has("openings") && args.has("random-openings")) return fail("give --openings or --random-openings, not both");
     if (args.has("random-openings")) {
         RandomOpeningSpec rs;
@@ -171,6 +189,7 @@ int main(int argc, char** argv) {
     }
 
     if (args.has("sprt")) {
+        if (config.engines.size() != 2) return fail("--sprt needs exactly two engines (a tournament has no single test)");
         const auto parts = split(args.get("sprt", ""), ',');
         if (parts.size() != 4) return fail("--sprt expects ELO0,ELO1,ALPHA,BETA");
         SprtSpec s;

@@ -1,9 +1,9 @@
 #pragma once
-// The match: game i uses opening i/2 (colour pair), engine 0 is black in even games and white in odd
-// ones. N worker threads each own one process (or connection) per engine and take the next unplayed
-// game; every finished game is stored at once, the statistics and the progress line are updated, and
-// an SPRT (when asked) stops the scheduling of new games as soon as it decides.
-#include <array>
+// The match (or tournament, see tournament.hpp): game i of a pairing uses opening i/2 (colour pair),
+// the pairing's first engine is black in even games and white in odd ones. N worker threads each own
+// one process (or connection) per engine, started when first needed, and take the next unplayed game of
+// any pairing; every finished game is stored at once, the statistics and the progress line are updated,
+// and an SPRT (two engines only) stops the scheduling of new games as soon as it decides.
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,14 +11,16 @@
 #include "tools/match/engine_player.hpp"
 #include "tools/match/openings.hpp"
 #include "tools/match/sprt.hpp"
+#include "tools/match/tournament.hpp"
 
 namespace reversi::match {
 
 struct MatchConfig {
-    std::array<EngineConfig, 2> engines;
+    std::vector<EngineConfig> engines;  // two or more
+    TournamentKind tournament = TournamentKind::RoundRobin;
     std::vector<Opening> openings;   // opening of pair k: openings[k % size]
     Variant variant = Variant::Standard;
-    int games = 2;
+    int games = 2;                   // per pairing
     int concurrency = 1;
     PlayerTimeouts timeouts;
     std::optional<SprtSpec> sprt;

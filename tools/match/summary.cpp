@@ -7,16 +7,13 @@
 
 namespace reversi::match {
 
-namespace {
-
 std::string fixed(double v, int decimals) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
 }
 
-// JSON number, or null for infinities and NaN.
-std::string json_number(double v, int decimals = 4) { return std::isfinite(v) ? fixed(v, decimals) : "null"; }
+std::string json_number(double v, int decimals) { return std::isfinite(v) ? fixed(v, decimals) : "null"; }
 
 std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -35,8 +32,6 @@ std::string json_string(const std::string& s) {
     }
     return out + "\"";
 }
-
-}  // namespace
 
 std::string format_elo(double elo) {
     if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";

@@ -21,6 +21,12 @@ struct SummaryInput {
     double seconds = 0;                   // wall time of this run
 };
 
+// printf("%.*f")
+[[nodiscard]] std::string fixed(double v, int decimals);
+// JSON number with `decimals` decimals, or null for infinities and NaN.
+[[nodiscard]] std::string json_number(double v, int decimals = 4);
+// JSON string literal with escapes.
+[[nodiscard]] std::string json_string(const std::string& s);
 // "+123.4", "+inf", "-inf"
 [[nodiscard]] std::string format_elo(double elo);
 [[nodiscard]] std::string summary_text(const SummaryInput& in);
