@@ -1,6 +1,8 @@
 // The small exact solver against plain minimax, target building, and training on tiny sets.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -89,6 +91,15 @@ TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
     const auto again = fit_phase(samples, 6, config, w2.data());
     CHECK(w1 == w2);
     CHECK(again.test_mae == report.test_mae);
+
+    // A count threshold freezes the rarely seen weights at 0.
+    config.min_count = 3;
+    const auto pruned = fit_phase(samples, 6, config, w2.data());
+    CHECK(pruned.active_weights < report.active_weights);
+    CHECK(pruned.active_weights > 0);
+    const auto nonzero = [](const std::vector<std::int16_t>& w) { return std::count_if(w.begin(), w.end(), [](auto v) { return v != 0; }); };
+    CHECK(nonzero(w2) <= static_cast<long>(pruned.active_weights));
+    CHECK(nonzero(w2) < nonzero(w1));
 }
 
 TEST_CASE("training from WTHOR games: error drops, the file round-trips, resume keeps fitted phases") {

@@ -1,7 +1,9 @@
 // reversi-train measure: accuracy of static evaluations against exact scores from OBF files.
 // For every listed move of every position, the position after the move is evaluated and compared with
 // the exact score of that move (negated: the other side is to move after it). Also reported: the disc
-// loss of the move a 1-ply search with the evaluation would choose (best listed score minus its score).
+// loss of the move a 1-ply search with the evaluation would choose (best listed score minus its score;
+// ties go to the lowest square).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -60,8 +62,12 @@ int run_measure(const cli::ParsedArgs& args) {
                 int chosen_score = 0;
                 int chosen_value = -1000;
                 bool any = false;
-                for (const auto& [move, score] : entry.move_scores) {
-                    if (move == kPass || !(entry.position.moves() & square_bit(move))) continue;
+                // Moves in square order (not the file's best-first order, which would favour ties).
+                for (int move : squares(entry.position.moves())) {
+                    const auto listed = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
+                                                     [&](const auto& ms) { return ms.first == move; });
+                    if (listed == entry.move_scores.end()) continue;
+                    const int score = listed->second;
                     const Position after = entry.position.play(move);
                     const int value = -evaluators[e]->evaluate(after);
                     const double err = value - score;

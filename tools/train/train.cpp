@@ -36,7 +36,7 @@ int run_train(const cli::ParsedArgs& args) {
     const auto permille = args.get_int("test-permille", 100, 0, 900);
     const auto seed = args.get_int("seed", 1, 0, 1LL << 62);
     const auto max_games = args.get_int("max-games", 0, 0, 1LL << 40);
-    const auto min_count = args.get_int("min-count", 1, 1, 1000000);
+    const auto min_count = args.get_int("min-count", 3, 1, 1000000);
     for (const auto* v : {&exact, &iterations, &permille, &seed, &max_games, &min_count}) {
         if (!*v) {
             std::fprintf(stderr, "reversi-train: %s\n", v->error().message.c_str());
