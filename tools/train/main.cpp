@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
          {"in", true, "embed: weights file to read"},
          {"cache", true, "train: folder for per-file sample caches (resumable build)"},
          {"resume", false, "train: keep the phases already fitted in --out"},
-         {"exact-empties", true, "train: solve positions with at most N empties exactly (default 10, max 16)"},
+         {"exact-empties", true, "train: solve positions with at most N empties exactly (default 12, max 16)"},
          {"targets", true, "train: blend (default: theoretical/exact blend below the theory depth) or final (final result)"},
          {"lambda", true, "train: L2 regularisation (default 5)"},
          {"iterations", true, "train: conjugate-gradient iterations per phase (default 60)"},

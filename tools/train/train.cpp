@@ -31,7 +31,7 @@ Expected<std::vector<std::string>> wthor_files(const std::string& dir) {
 
 int run_train(const cli::ParsedArgs& args) {
     using namespace reversi::eval;
-    const auto exact = args.get_int("exact-empties", 10, 0, 16);
+    const auto exact = args.get_int("exact-empties", 12, 0, 16);
     const auto iterations = args.get_int("iterations", 60, 1, 10000);
     const auto permille = args.get_int("test-permille", 100, 0, 900);
     const auto seed = args.get_int("seed", 1, 0, 1LL << 62);
