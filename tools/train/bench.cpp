@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/board/variant.hpp"
+#include "engine/eval/heuristic.hpp"
 #include "engine/eval/pattern/baseline_evaluators.hpp"
 #include "tools/train/commands.hpp"
 #include "tools/train/evaluator_choice.hpp"
@@ -86,6 +87,9 @@ int run_bench(const cli::ParsedArgs& args) {
         for (auto i : f) sum += w[i];
         return static_cast<long long>(eval::units_to_discs(sum));
     });
+    const HeuristicEvaluator heuristic;
+    time_it("heuristic evaluate (engine/eval/heuristic)", positions, repeats,
+            [&](const Position& p) { return static_cast<long long>(heuristic.evaluate(p)); });
     const eval::MobilityCornerEvaluator mobility;
     time_it("mobility+corners baseline evaluate", positions, repeats,
             [&](const Position& p) { return static_cast<long long>(mobility.evaluate(p)); });

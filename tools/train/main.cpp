@@ -15,8 +15,9 @@ int main(int argc, char** argv) {
         "  train   [--wthor DIR] --out FILE   build samples from the WTHOR games and fit every phase;\n"
         "          prints train/test error per phase; with --resume, continues an interrupted run\n"
         "          (cached samples in --cache DIR, phases already in --out are kept)\n"
-        "  measure [--weights FILE] OBF...    mean absolute error (discs) of the static evaluations\n"
-        "          against the exact score of every listed move (position after the move)\n"
+        "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
+        "          evaluations against the exact score of every listed move (position after the move);\n"
+        "          with --depths, also fixed-depth searches from each position\n"
         "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
         "  embed   --in FILE --out FILE.cpp   writes the C++ source that embeds a weights file\n"
         "Results go to stdout, progress and logs to stderr.",
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
          {"seed", true, "train: seed of the held-out split (default 1)"},
          {"max-games", true, "train: use only the first N games (0 = all)"},
          {"weights", true, "measure/bench: weights file (default: the embedded weights)"},
+         {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
          {"positions", true, "bench: number of positions (default 200000)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
         "Reproduce the shipped weights: see docs/readme/eval.md."};

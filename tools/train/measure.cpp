@@ -5,15 +5,18 @@
 // ties go to the lowest square).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "engine/board/notation.hpp"
+#include "engine/eval/heuristic.hpp"
 #include "engine/eval/pattern/baseline_evaluators.hpp"
 #include "tools/train/commands.hpp"
 #include "tools/train/evaluator_choice.hpp"
+#include "tools/train/search_measure.hpp"
 
 namespace reversi::train {
 
@@ -45,7 +48,20 @@ int run_measure(const cli::ParsedArgs& args) {
     const ZeroEvaluator zero;
     const eval::DiscDifferenceEvaluator discs;
     const eval::MobilityCornerEvaluator mobility;
-    const std::vector<const Evaluator*> evaluators = {&zero, &discs, &mobility, &*pattern};
+    const HeuristicEvaluator heuristic;
+    const std::vector<const Evaluator*> evaluators = {&zero, &discs, &mobility, &heuristic, &*pattern};
+    std::vector<int> depths;
+    for (const char* p = args.get("depths", "").c_str(); *p;) {
+        char* end = nullptr;
+        const long d = std::strtol(p, &end, 10);
+        if (end == p || d < 1 || d > 20) {
+            std::fprintf(stderr, "reversi-train: --depths: expected a list like 2,4,8 of depths 1-20\n");
+            return 2;
+        }
+        depths.push_back(static_cast<int>(d));
+        p = *end == ',' ? end + 1 : end;
+    }
+    std::vector<std::vector<ObfEntry>> all_entries;
 
     std::printf("%-28s %-18s %9s %8s %8s %14s\n", "file", "evaluation", "moves", "MAE", "RMSE", "1-ply loss");
     for (const auto& path : args.positional) {
@@ -54,6 +70,7 @@ int run_measure(const cli::ParsedArgs& args) {
             std::fprintf(stderr, "reversi-train: %s\n", entries.error().message.c_str());
             return 1;
         }
+        all_entries.push_back(*entries);
         std::vector<Tally> tallies(evaluators.size());
         for (const auto& entry : *entries) {
             const auto best = entry.best_score();
@@ -93,6 +110,21 @@ int run_measure(const cli::ParsedArgs& args) {
             std::printf("%-28s %-18s %9lld %8.2f %8.2f %14.2f\n", name.c_str(), std::string(evaluators[e]->name()).c_str(),
                         t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
                         t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
+        }
+    }
+    if (depths.empty()) return 0;
+    std::printf("\nfixed-depth NegaScout searches: |root value - exact value| and disc loss of the chosen move\n");
+    std::printf("%-28s %-18s %6s %9s %8s %10s %12s\n", "file", "evaluation", "depth", "positions", "MAE", "move loss",
+                "nodes/search");
+    for (std::size_t f = 0; f < all_entries.size(); ++f) {
+        const std::string name = std::filesystem::path(args.positional[f]).filename().string();
+        for (const Evaluator* e : {static_cast<const Evaluator*>(&heuristic), static_cast<const Evaluator*>(&*pattern)}) {
+            for (int depth : depths) {
+                const auto a = measure_search(all_entries[f], *e, depth);
+                std::printf("%-28s %-18s %6d %9lld %8.2f %10.2f %12.0f\n", name.c_str(), std::string(e->name()).c_str(),
+                            depth, a.positions, a.value_mae, a.move_loss, a.nodes);
+                std::fflush(stdout);
+            }
         }
     }
     return 0;
