@@ -51,7 +51,8 @@ int run_measure(const cli::ParsedArgs& args) {
     const HeuristicEvaluator heuristic;
     const std::vector<const Evaluator*> evaluators = {&zero, &discs, &mobility, &heuristic, &*pattern};
     std::vector<int> depths;
-    for (const char* p = args.get("depths", "").c_str(); *p;) {
+    const std::string depth_list = args.get("depths", "");
+    for (const char* p = depth_list.c_str(); *p;) {
         char* end = nullptr;
         const long d = std::strtol(p, &end, 10);
         if (end == p || d < 1 || d > 20) {
