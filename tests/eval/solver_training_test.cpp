@@ -92,6 +92,17 @@ TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
     CHECK(w1 == w2);
     CHECK(again.test_mae == report.test_mae);
 
+    // Overlap: more training positions (from the neighbouring phases), the same held-out ones.
+    std::vector<Sample> wider = samples;
+    for (const auto& pos : testing::random_positions(Variant::Standard, 20000, 23)) {
+        if (pos.empty_count() == 35 || pos.empty_count() == 42) wider.push_back(Sample{pos.player, pos.opponent, 1.0f, 1});
+    }
+    config.overlap = 1;
+    const auto overlapped = fit_phase(wider, 6, config, w2.data());
+    CHECK(overlapped.test_count == report.test_count);
+    CHECK(overlapped.train_count > report.train_count);
+    config.overlap = 0;
+
     // A count threshold freezes the rarely seen weights at 0.
     config.min_count = 3;
     const auto pruned = fit_phase(samples, 6, config, w2.data());

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
          {"targets", true, "train: blend (default: theoretical/exact blend below the theory depth) or final (final result)"},
          {"lambda", true, "train: L2 regularisation (default 5)"},
          {"iterations", true, "train: conjugate-gradient iterations per phase (default 60)"},
+         {"overlap", true, "train: also fit each phase on positions up to N empties outside it (default 0)"},
          {"min-count", true, "train: weights seen in fewer training positions stay 0 (default 3)"},
          {"test-permille", true, "train: held-out share in permille (default 100)"},
          {"seed", true, "train: seed of the held-out split (default 1)"},

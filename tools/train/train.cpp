@@ -37,7 +37,8 @@ int run_train(const cli::ParsedArgs& args) {
     const auto seed = args.get_int("seed", 1, 0, 1LL << 62);
     const auto max_games = args.get_int("max-games", 0, 0, 1LL << 40);
     const auto min_count = args.get_int("min-count", 3, 1, 1000000);
-    for (const auto* v : {&exact, &iterations, &permille, &seed, &max_games, &min_count}) {
+    const auto overlap = args.get_int("overlap", 0, 0, 30);
+    for (const auto* v : {&exact, &iterations, &permille, &seed, &max_games, &min_count, &overlap}) {
         if (!*v) {
             std::fprintf(stderr, "reversi-train: %s\n", v->error().message.c_str());
             return 2;
@@ -112,6 +113,7 @@ int run_train(const cli::ParsedArgs& args) {
     fit.test_permille = static_cast<int>(*permille);
     fit.seed = static_cast<std::uint64_t>(*seed);
     fit.min_count = static_cast<int>(*min_count);
+    fit.overlap = static_cast<int>(*overlap);
     auto outcomes = train_weights(*samples, fit, out, args.has("resume"), [&](int phase, int it, double rmse) {
         spdlog::info("phase {} iteration {}/{}: train RMSE {:.3f} (float weights), {:.0f} s", phase, it, fit.iterations,
                      rmse, elapsed());

@@ -74,10 +74,16 @@ PhaseReport fit_phase(std::span<const Sample> samples, int phase, const FitConfi
     const auto t0 = std::chrono::steady_clock::now();
     Rows train;
     Rows test;
+    const int lo = phase * kEmptiesPerPhase;
+    const int hi = phase == kPhaseCount - 1 ? 60 : lo + kEmptiesPerPhase - 1;
     for (const Sample& s : samples) {
         const Position pos{s.player, s.opponent};
-        if (phase_of(pos) != phase) continue;
-        Rows& rows = is_test_sample(s, config.seed, config.test_permille) ? test : train;
+        const int empties = empties_of(pos);
+        const bool core = phase_of(pos) == phase;
+        if (!core && (empties < lo - config.overlap || empties > hi + config.overlap)) continue;
+        const bool held_out = is_test_sample(s, config.seed, config.test_permille);
+        if (held_out && !core) continue;  // the test split only holds the phase's own positions
+        Rows& rows = held_out ? test : train;
         rows.features.emplace_back();
         extract_features(pos, rows.features.back());
         rows.targets.push_back(s.target);
