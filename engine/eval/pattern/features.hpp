@@ -10,6 +10,8 @@
 namespace reversi::eval {
 
 // The side to move's perspective: digit 1 = pos.player, 2 = pos.opponent. Only the 8x8 board is meant.
+// Precondition: pos.player and pos.opponent are disjoint (true of every Position the board layer builds;
+// overlapping sets would index past the shape tables).
 void extract_features(const Position& pos, FeatureIndices& out) noexcept;
 void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept;
 
