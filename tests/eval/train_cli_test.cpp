@@ -48,7 +48,7 @@ TEST_CASE("reversi-train: --help, bad commands and options are reported") {
     CHECK(missing.output.find("cannot open") != std::string::npos);
 }
 
-TEST_CASE("reversi-train: a tiny training run, its resumption, measure and embed") {
+TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut and embed") {
     const std::string data = reversi::testing::shared_data_dir();
     if (data.empty() || !std::filesystem::exists(std::string(REVERSI_BINARY_DIR) + "/tools/reversi-train")) {
         MESSAGE("skipped: ../shared/data is absent or reversi-train is not built");
@@ -73,6 +73,11 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure and embed
     REQUIRE_MESSAGE(measured.status == 0, measured.output);
     CHECK(measured.output.find("pattern") != std::string::npos);
     CHECK(measured.output.find("heuristic") != std::string::npos);
+
+    const Run probcut = run("probcut --weights " + out + " --wthor " + data + "/wthor --positions 40 --pairs 1:2");
+    REQUIRE_MESSAGE(probcut.status == 0, probcut.output);
+    CHECK(probcut.output.find("sigma") != std::string::npos);
+    CHECK(run("probcut --pairs 3:2").status != 0);
 
     const Run embedded = run("embed --in " + out + " --out " + (dir / "w.cpp").string());
     REQUIRE_MESSAGE(embedded.status == 0, embedded.output);

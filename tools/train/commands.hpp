@@ -8,5 +8,6 @@ int run_train(const cli::ParsedArgs& args);    // train.cpp
 int run_measure(const cli::ParsedArgs& args);  // measure.cpp
 int run_bench(const cli::ParsedArgs& args);    // bench.cpp
 int run_embed(const cli::ParsedArgs& args);    // embed.cpp
+int run_probcut(const cli::ParsedArgs& args);  // probcut.cpp
 
 }  // namespace reversi::train

@@ -20,6 +20,8 @@ int main(int argc, char** argv) {
         "          with --depths, also fixed-depth searches from each position\n"
         "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
         "  embed   --in FILE --out FILE.cpp   writes the C++ source that embeds a weights file\n"
+        "  probcut [--positions N] [--pairs 2:4,3:6,4:8]  shallow vs deep search values on WTHOR\n"
+        "          positions: per phase, deep = a * shallow + b and the residual sigma (Multi-ProbCut data)\n"
         "Results go to stdout, progress and logs to stderr.",
         {{"wthor", true, "folder of WTH_*.wtb files (default ../shared/data/wthor, from the project root)"},
          {"out", true, "train: weights file to write; embed: .cpp to write"},
@@ -37,7 +39,8 @@ int main(int argc, char** argv) {
          {"max-games", true, "train: use only the first N games (0 = all)"},
          {"weights", true, "measure/bench: weights file (default: the embedded weights)"},
          {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
-         {"positions", true, "bench: number of positions (default 200000)"},
+         {"positions", true, "bench: number of positions (default 200000); probcut: (default 2000)"},
+         {"pairs", true, "probcut: shallow:deep depth pairs (default 2:4,3:6,4:8)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
         "Reproduce the shipped weights: see docs/readme/eval.md."};
     auto parsed = cli::parse_command_line(spec, argc, argv);
@@ -45,7 +48,7 @@ int main(int argc, char** argv) {
     if (!cli::init_logging("reversi-train", parsed.args.get("log-level", "info"))) return 2;
     auto& args = parsed.args;
     if (args.positional.empty()) {
-        std::fprintf(stderr, "reversi-train: missing command (train, measure, bench or embed); see --help\n");
+        std::fprintf(stderr, "reversi-train: missing command (train, measure, bench, embed or probcut); see --help\n");
         return 2;
     }
     const std::string command = args.positional.front();
@@ -54,6 +57,7 @@ int main(int argc, char** argv) {
     if (command == "measure") return train::run_measure(args);
     if (command == "bench") return train::run_bench(args);
     if (command == "embed") return train::run_embed(args);
-    std::fprintf(stderr, "reversi-train: unknown command '%s' (train, measure, bench or embed)\n", command.c_str());
+    if (command == "probcut") return train::run_probcut(args);
+    std::fprintf(stderr, "reversi-train: unknown command '%s' (train, measure, bench, embed or probcut)\n", command.c_str());
     return 2;
 }
