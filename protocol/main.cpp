@@ -1,95 +1,69 @@
-// reversi-engine: the engine process. Until the protocol front end lands this is a small command loop
-// on stdin/stdout: position, d, perft, quit.
-#include <chrono>
-#include <iostream>
-#include <sstream>
-#include <string>
-
+// reversi-engine: the engine process. Speaks the UCI-style protocol (or NBoard, when the first command is
+// `nboard 2`) on stdin/stdout, or serves it to many clients over TCP with --listen.
 #include <spdlog/spdlog.h>
 
-#include "engine/board/notation.hpp"
-#include "engine/board/perft.hpp"
 #include "protocol/cli/command_line.hpp"
 #include "protocol/cli/logging.hpp"
+#include "protocol/transport/stdio_transport.hpp"
+#include "protocol/transport/tcp_server.hpp"
+#include "protocol/uci/uci_frontend.hpp"
 
 using namespace reversi;
 
-namespace {
-
-void handle_position(std::istringstream& in, Position& pos) {
-    std::string kind;
-    in >> kind;
-    Expected<Position> next = make_error("position: expected startpos, board <64 chars> <side> or variant <name>");
-    std::string rest;
-    if (kind == "startpos") {
-        next = start_position();
-    } else if (kind == "variant") {
-        std::string name;
-        in >> name;
-        auto v = parse_variant(name);
-        next = v ? Expected<Position>(start_position(*v)) : Expected<Position>(v.error());
-    } else if (kind == "board") {
-        std::string board, side;
-        in >> board >> side;
-        next = parse_board(board + " " + side);
-    }
-    std::string word;
-    if (next && in >> word) {
-        if (word != "moves") {
-            next = make_error("position: unexpected '" + word + "' (expected moves)");
-        } else {
-            std::getline(in, rest);
-            next = play_transcript(*next, rest);
-        }
-    }
-    if (!next) {
-        std::cout << "info string error: " << next.error().message << std::endl;
-        return;
-    }
-    pos = *next;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
+    std::string commands;
+    for (const char* const* l = uci::help_lines(); *l; ++l) commands += std::string(*l) + "\n";
     const cli::ProgramSpec spec{
         "reversi-engine", "reversi-engine [options]",
-        "Othello engine. Reads commands on stdin, one per line:\n"
-        "  position startpos|variant NAME|board <64 chars> <side> [moves m1 m2 ...]\n"
-        "  d          draw the board\n"
-        "  perft N    count move paths of N plies (a pass counts as a ply)\n"
-        "  quit",
-        {{"log-level", true, "trace, debug, info, warn, error or off (default info)"}},
-        ""};
+        "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
+        "serves the same protocol to every TCP client (loopback unless another address is given).",
+        {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
+         {"max-memory", true, "MiB for all TCP sessions' hash tables together (default 1024)"},
+         {"max-sessions", true, "concurrent TCP sessions (default 64)"},
+         {"idle-timeout", true, "seconds without input before a TCP session is closed (default 300)"},
+         {"max-line", true, "longest accepted command line in bytes (default 65536)"},
+         {"hash", true, "hash table MiB of a new session (default 16)"},
+         {"log-level", true, "trace, debug, info, warn, error or off (default info)"},
+         {"log-file", true, "log to this file instead of stderr"}},
+        commands};
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
-    cli::init_logging("engine", parsed.args.get("log-level", "info"));
+    const auto& args = parsed.args;
+    const bool tcp = args.has("listen");
+    if (!tcp) transport::block_termination_signals();  // before any thread: signals arrive on a signalfd
+    cli::init_logging("engine", args.get("log-level", "info"), args.get("log-file", ""));
 
-    Position pos = start_position();
-    std::string line;
-    while (std::getline(std::cin, line)) {
-        std::istringstream in(line);
-        std::string command;
-        if (!(in >> command)) continue;
-        if (command == "quit") break;
-        if (command == "position") {
-            handle_position(in, pos);
-        } else if (command == "d") {
-            std::cout << render_board(pos) << to_board_string(pos) << std::endl;
-        } else if (command == "perft") {
-            int depth = -1;
-            if (!(in >> depth) || depth < 0 || depth > 20) {
-                std::cout << "info string error: perft needs a depth 0..20" << std::endl;
-                continue;
-            }
-            const auto start = std::chrono::steady_clock::now();
-            const auto nodes = perft(pos, depth);
-            const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                std::chrono::steady_clock::now() - start).count();
-            std::cout << "perft " << depth << " " << nodes << " time " << ms << std::endl;
-        } else {
-            std::cout << "info string error: unknown command '" << command << "'" << std::endl;
+    auto max_memory = args.get_int("max-memory", 1024, 1, 1 << 24);
+    auto max_sessions = args.get_int("max-sessions", 64, 1, 100000);
+    auto idle = args.get_int("idle-timeout", 300, 1, 86400 * 365);
+    auto max_line = args.get_int("max-line", 65536, 256, 1 << 26);
+    auto hash = args.get_int("hash", 16, 1, static_cast<long long>(uci::kMaxHashMib));
+    for (const auto* v : {&max_memory, &max_sessions, &idle, &max_line, &hash}) {
+        if (!*v) {
+            spdlog::error("{}", v->error().message);
+            return 2;
         }
     }
-    return 0;
+    session::SessionConfig config;
+    config.hash_mib = static_cast<std::size_t>(*hash);
+    if (!tcp) {
+        transport::StdioOptions options;
+        options.max_line = static_cast<std::size_t>(*max_line);
+        options.session = config;
+        return transport::run_stdio(options);
+    }
+    auto address = transport::parse_listen_address(args.get("listen", ""));
+    if (!address) {
+        spdlog::error("{}", address.error().message);
+        return 2;
+    }
+    transport::TcpOptions options;
+    options.host = address->first;
+    options.port = address->second;
+    options.max_line = static_cast<std::size_t>(*max_line);
+    options.idle_timeout = std::chrono::seconds(*idle);
+    options.max_sessions = static_cast<std::size_t>(*max_sessions);
+    options.max_memory_mib = static_cast<std::size_t>(*max_memory);
+    options.session = config;
+    return transport::run_tcp_server(options);
 }

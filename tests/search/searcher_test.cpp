@@ -258,3 +258,21 @@ TEST_CASE("bench: the node total is deterministic") {
     CHECK(a.nodes == b.nodes);
     CHECK(a.nodes > 0);
 }
+
+TEST_CASE("Searcher: the article's diamond-parallel count through the options (fixed order, TT off, ID off)") {
+    Searcher searcher(1);
+    SearchOptions o;
+    o.algorithm = Algorithm::AlphaBeta;
+    o.use_tt = false;
+    o.iterative_deepening = false;
+    o.ordering = MoveOrdering::Fixed;
+    o.fixed_order.assign(kDiamondArticleOrder.begin(), kDiamondArticleOrder.end());
+    searcher.set_options(o);
+    SearchLimits limits;
+    limits.solve = true;
+    const std::atomic<bool> stop{false};
+    const auto r = searcher.search(start_position(Variant::DiamondParallel), limits, {}, stop);
+    CHECK(r.score == 10);
+    CHECK(r.exact);
+    CHECK(r.leaves == 898585);
+}

@@ -179,7 +179,7 @@ TEST_CASE("MTD(f): s - f + 2 null-window searches when f < s, 2 when f = s, f - 
     }
 }
 
-TEST_CASE("C*: at most ceil(log2(hi - lo + 1)) null-window searches; 11 on [-1000, 1000]; floor midpoints") {
+TEST_CASE("C*: at most ceil(log2(hi - lo + 1)) null-window searches (11 on [-1000, 1000]) with floor midpoints") {
     CHECK(floor_midpoint(-1000, 1000) == 0);
     CHECK(floor_midpoint(-3, 0) == -2);  // floor(-1.5), not the truncation -1
     CHECK(floor_midpoint(-1, 0) == -1);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/board/notation.hpp"
+#include "engine/search/move_ordering.hpp"
 #include "engine/search/searcher.hpp"
 #include "protocol/cli/command_line.hpp"
 #include "tools/compare/compare.hpp"
@@ -107,7 +108,10 @@ int main(int argc, char** argv) {
          {"depths", true, "depth range N-M (default 2-10)"},
          {"algorithms", true, "comma-separated names (default: all nine)"},
          {"tt", true, "transposition table on/off (default on)"},
-         {"ordering", true, "move ordering: normal, none (ascending squares) (default normal)"},
+         {"ordering", true, "move ordering: normal, none (ascending squares), article (the mini-reversi\n"
+                            "                   article's fixed order d2 e2 b4 g4 ...) (default normal)"},
+         {"variant", true, "board of the board strings and of --start: 8x8, 6x6, 4x4, diamond, diamond-parallel"},
+         {"start", false, "add the variant's start position"},
          {"id", true, "iterative deepening on/off (default on: a cell counts iterations 1..depth)"},
          {"aspiration", true, "aspiration windows on/off (default on)"},
          {"hash", true, "table size in MiB (default 64)"},
@@ -116,7 +120,9 @@ int main(int argc, char** argv) {
          {"svg", true, "write the nodes-against-depth chart (log scale) to this SVG file"},
          {"no-trees", false, "skip the synthetic-tree ratios"},
          {"trees-only", false, "print only the synthetic-tree ratios"}},
-        "Example: nice reversi-compare --ffo 40-44 --depths 2-10 --csv ffo.csv --svg ffo.svg"};
+        "Examples: nice reversi-compare --ffo 40-44 --depths 2-10 --csv ffo.csv --svg ffo.svg\n"
+        "          reversi-compare --variant diamond --start --depths 20 --algorithms alphabeta --tt off --id off\n"
+        "                          --ordering article   (the mini-reversi article's 1,690,895 leaves)"};
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
@@ -152,8 +158,13 @@ int main(int argc, char** argv) {
             m.positions.push_back({path + " #" + std::to_string(i), (*entries)[static_cast<std::size_t>(i - 1)].position});
         }
     }
+    auto variant = parse_variant(args.get("variant", "8x8"));
+    if (!variant) return fail(variant.error().message);
+    if (args.has("start")) {
+        m.positions.push_back({std::string(variant_info(*variant).name) + " start", start_position(*variant)});
+    }
     for (std::size_t i = 0; i < args.positional.size(); ++i) {
-        auto pos = parse_board(args.positional[i]);
+        auto pos = parse_board(args.positional[i], *variant);
         if (!pos) return fail("board " + std::to_string(i + 1) + ": " + pos.error().message);
         m.positions.push_back({"board " + std::to_string(i + 1), *pos});
     }
@@ -178,8 +189,14 @@ int main(int argc, char** argv) {
     options.iterative_deepening = *id;
     options.aspiration = *aspiration;
     const std::string ordering = args.get("ordering", "normal");
-    if (ordering == "none") options.ordering = MoveOrdering::None;
-    else if (ordering != "normal") return fail("--ordering: expected normal or none, got '" + ordering + "'");
+    if (ordering == "none") {
+        options.ordering = MoveOrdering::None;
+    } else if (ordering == "article") {
+        options.ordering = MoveOrdering::Fixed;
+        options.fixed_order.assign(kDiamondArticleOrder.begin(), kDiamondArticleOrder.end());
+    } else if (ordering != "normal") {
+        return fail("--ordering: expected normal, none or article, got '" + ordering + "'");
+    }
     auto hash = args.get_int("hash", 64, 1, 65536);
     auto limit = args.get_int("time-limit", 60, 1, 86400);
     if (!hash) return fail(hash.error().message);

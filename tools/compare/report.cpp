@@ -144,6 +144,29 @@ std::string format_tables(const Measurements& m) {
         out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths[common - 1] << " (all algorithms): "
             << algorithm_name(m.algorithms[best]) << " (" << with_commas(best_nodes) << ")\n";
     }
+    // Fewest nodes over every depth, among the algorithms that finished every depth on every position.
+    {
+        std::optional<std::size_t> best;
+        std::uint64_t best_nodes = 0;
+        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
+            std::uint64_t n = 0;
+            bool all = true;
+            for (std::size_t d = 0; d < m.depths.size(); ++d) {
+                const Cell c = total_cell(m, a, d);
+                all = all && c.done;
+                n += c.nodes;
+            }
+            if (all && (!best || n < best_nodes)) {
+                best = a;
+                best_nodes = n;
+            }
+        }
+        if (best) {
+            out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths.back()
+                << " (algorithms that finished every depth): " << algorithm_name(m.algorithms[*best]) << " ("
+                << with_commas(best_nodes) << ")\n";
+        }
+    }
     // Fewest nodes at the deepest depth, among the algorithms that finished it.
     for (std::size_t d = m.depths.size(); d-- > 0;) {
         std::optional<std::size_t> best;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, when any is missing. Idempotent; quiet when all is present.
+# clang and libclang-rt-14-dev build the libFuzzer target that the test suite runs briefly.
 set -euo pipefail
-packages=(build-essential cmake ninja-build libboost-dev libspdlog-dev doctest-dev)
+packages=(build-essential cmake ninja-build libboost-dev libspdlog-dev doctest-dev clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,15 +1,45 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds the Release and the ASan+UBSan configurations, and runs the whole
-# test suite of each through ctest. Usage: tools/scripts/run-tests.sh [preset ...]  (default: release asan)
+# Installs what is missing, builds the Release and the ASan+UBSan configurations and runs the whole test
+# suite of each through ctest, then a short libFuzzer run of the protocol parsers (clang) and, when
+# REVERSI_TSAN=1, the threaded tests (protocol and server) under ThreadSanitizer.
+# Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: release asan fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/install-deps.sh
-presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(release asan)
-for preset in "${presets[@]}"; do
-  echo "=== $preset: configure and build" >&2
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset"
-  echo "=== $preset: tests" >&2
-  ctest --preset "$preset"
+stages=("$@")
+if [ ${#stages[@]} -eq 0 ]; then
+  stages=(release asan fuzz)
+  [ "${REVERSI_TSAN:-0}" = 1 ] && stages+=(tsan)
+fi
+start=$(date +%s)
+for stage in "${stages[@]}"; do
+  t0=$(date +%s)
+  case "$stage" in
+    fuzz)
+      echo "=== fuzz: configure and build (clang, libFuzzer)" >&2
+      cmake --preset fuzz >/dev/null
+      cmake --build --preset fuzz
+      corpus=$(mktemp -d)
+      trap 'rm -rf "$corpus"' EXIT
+      echo "=== fuzz: 100000 runs of reversi-fuzz-parsers" >&2
+      build/fuzz/protocol/reversi-fuzz-parsers -runs=100000 -max_len=4096 -seed=1 "$corpus" protocol/fuzz/corpus \
+        2>&1 | tail -n 3
+      ;;
+    tsan)
+      echo "=== tsan: configure and build the threaded tests" >&2
+      cmake --preset tsan >/dev/null
+      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server
+      echo "=== tsan: tests (protocol, server)" >&2
+      ctest --preset tsan -R '^(protocol|server):'
+      ;;
+    *)
+      echo "=== $stage: configure and build" >&2
+      cmake --preset "$stage" >/dev/null
+      cmake --build --preset "$stage"
+      echo "=== $stage: tests" >&2
+      ctest --preset "$stage"
+      ;;
+  esac
+  echo "=== $stage: $(( $(date +%s) - t0 )) s" >&2
 done
+echo "=== all stages: $(( $(date +%s) - start )) s" >&2

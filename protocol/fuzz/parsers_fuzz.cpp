@@ -1,0 +1,61 @@
+// libFuzzer target for the protocol's text parsers: the input is split into lines (with the stdio line
+// splitter) and every line goes through the go, setoption/option, position and GGF parsers. Crashes,
+// sanitizer reports and broken invariants (a successful parse must describe a legal, consistent game) are
+// findings. Build and run: see docs/readme/protocol.md (preset "fuzz").
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "engine/board/notation.hpp"
+#include "protocol/nboard/ggf.hpp"
+#include "protocol/text/tokens.hpp"
+#include "protocol/transport/line_splitter.hpp"
+#include "protocol/uci/engine_options.hpp"
+#include "protocol/uci/uci_commands.hpp"
+
+using namespace reversi;
+
+namespace {
+
+void check(bool ok) {
+    if (!ok) std::abort();
+}
+
+void fuzz_line(std::string_view line) {
+    auto tokens = text::split_tokens(line);
+    auto go = uci::parse_go(tokens);
+    if (go && go->depth) check(*go->depth >= 1 && *go->depth <= 60);
+    if (!tokens.empty()) {
+        std::vector<std::string_view> rest(tokens.begin() + 1, tokens.end());
+        auto go2 = uci::parse_go(rest);
+        (void)go2;
+        auto assignment = uci::parse_setoption(rest);
+        if (assignment) {
+            auto o = uci::assign_option(uci::EngineOptions{}, assignment->name, assignment->value);
+            if (o) check(o->hash_mib >= 1 && o->search.threads >= 1 && o->search.multipv >= 1);
+        }
+    }
+    auto pos = uci::parse_position(line);
+    if (pos) {
+        auto replay = play_moves(pos->start, pos->moves);
+        check(replay.has_value() && *replay == pos->current);
+    }
+    auto game = nboard::parse_ggf(line);
+    if (game) {
+        auto replay = play_moves(game->start, game->moves);
+        check(replay.has_value() && *replay == game->current);
+    }
+    (void)text::quote(line);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view input(reinterpret_cast<const char*>(data), size);
+    transport::LineSplitter splitter(4096);
+    const auto on_line = [](std::string_view l) { fuzz_line(l); };
+    splitter.feed(input, on_line, [] {});
+    splitter.finish(on_line);
+    return 0;
+}

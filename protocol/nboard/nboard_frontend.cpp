@@ -1,0 +1,205 @@
+#include "protocol/nboard/nboard_frontend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "engine/board/notation.hpp"
+#include "protocol/nboard/ggf.hpp"
+#include "protocol/text/tokens.hpp"
+#include "protocol/uci/uci_search.hpp"
+
+namespace reversi::nboard {
+
+using text::iequals;
+
+std::string nboard_move(Move m) {
+    if (m == kPass) return "PA";
+    std::string s = move_to_string(m);
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string nboard_eval(int discs) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(discs));
+    return buf;
+}
+
+namespace {
+
+std::string seconds(std::chrono::milliseconds ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(ms.count()) / 1000.0);
+    return buf;
+}
+
+std::string pv_text(const std::vector<Move>& pv) {
+    std::string s;
+    for (Move m : pv) s += nboard_move(m);
+    return s;
+}
+
+}  // namespace
+
+uci::Status NboardFrontend::handle(std::string_view line) {
+    const auto tokens = text::split_tokens(line);
+    if (tokens.empty()) return uci::Status::Continue;
+    const std::string command = text::lowercase(tokens[0]);
+    if (command == "ping") {
+        ctx_.stop_and_wait();  // the stopped search's lines come before the pong
+        const std::string n = tokens.size() > 1 ? std::string(tokens[1]) : "0";
+        auto number = text::parse_integer(n, 0, INT64_MAX, "ping");
+        if (!number) return error(number.error().message), uci::Status::Continue;
+        ctx_.send("pong " + std::to_string(*number));
+    } else if (command == "quit") {
+        ctx_.stop_and_wait();
+        return uci::Status::Quit;
+    } else if (command == "set") {
+        cmd_set(line);
+    } else if (command == "move") {
+        cmd_move(line);
+    } else if (command == "hint") {
+        cmd_hint(line);
+    } else if (command == "go") {
+        cmd_go();
+    } else if (command == "learn") {
+        ctx_.send("status no opening book: learn ignored");
+        ctx_.send("learned");
+    } else if (command == "analyze") {
+        cmd_analyze();
+    } else if (command == "nboard") {
+        // Already in NBoard mode.
+    } else {
+        error("unknown command " + text::quote(tokens[0]));
+    }
+    return uci::Status::Continue;
+}
+
+void NboardFrontend::cmd_set(std::string_view line) {
+    const auto tokens = text::split_tokens(line);
+    if (tokens.size() < 2) return error("set: expected depth, game or contempt");
+    if (iequals(tokens[1], "depth")) {
+        if (tokens.size() != 3) return error("set depth: expected one number");
+        auto d = text::parse_integer(tokens[2], 1, 60, "set depth");
+        if (!d) return error(d.error().message);
+        depth_ = static_cast<int>(*d);
+        ctx_.send("set myname " + ctx_.config().engine_name);
+    } else if (iequals(tokens[1], "contempt")) {
+        if (tokens.size() != 3) return error("set contempt: expected one number");
+        auto c = text::parse_integer(tokens[2], -6400, 6400, "set contempt");
+        if (!c) return error(c.error().message);
+        contempt_ = static_cast<int>(*c);
+    } else if (iequals(tokens[1], "game")) {
+        auto game = parse_ggf(text::rest_after_tokens(line, 2));
+        if (!game) return error(game.error().message + "; the game is unchanged");
+        ctx_.stop_and_wait();
+        ctx_.game = session::GameState{game->start, game->moves, game->current};
+    } else {
+        error("set: unknown setting " + text::quote(tokens[1]));
+    }
+}
+
+void NboardFrontend::cmd_move(std::string_view line) {
+    const auto tokens = text::split_tokens(line);
+    if (tokens.size() != 2) return error("move: expected one move, e.g. move F5 or move F5/-1.5/0.3");
+    const std::string_view square = tokens[1].substr(0, tokens[1].find('/'));
+    auto m = parse_move(square);
+    if (!m) return error("move " + text::quote(tokens[1]) + ": not a move (a square a1..h8 or PA)");
+    auto next = apply_move(ctx_.game.current, *m);
+    if (!next) return error("move " + text::quote(tokens[1]) + ": " + next.error().message);
+    ctx_.stop_and_wait();
+    ctx_.game.current = *next;
+    ctx_.game.moves.push_back(*m);
+}
+
+void NboardFrontend::cmd_go() {
+    const Position pos = ctx_.game.current;
+    const int depth = depth_;
+    ctx_.start_job([this, pos, depth](const std::atomic<bool>& stop) {
+        ctx_.send("status thinking");
+        if (pos.is_over()) {
+            ctx_.send("status error: the game is over");
+            ctx_.send("=== PA/" + nboard_eval(pos.final_score()) + "/0.00");
+            ctx_.send("status");
+            return;
+        }
+        SearchLimits limits;
+        limits.depth = depth;
+        const SearchResult r = ctx_.searcher().search(pos, limits, {}, stop);
+        Move best = r.best_move;
+        if (best == kNoMove || (best != kPass && (best >= kPass || !(pos.moves() & square_bit(best))))) {
+            best = uci::fallback_move(pos);
+        }
+        ctx_.send("nodestats " + std::to_string(r.nodes) + " " + seconds(r.time));
+        ctx_.send("=== " + nboard_move(best) + "/" + nboard_eval(r.score) + "/" + seconds(r.time));
+        ctx_.send("status");
+    });
+}
+
+void NboardFrontend::cmd_hint(std::string_view line) {
+    const auto tokens = text::split_tokens(line);
+    if (tokens.size() != 2) return error("hint: expected the number of moves, e.g. hint 3");
+    auto n = text::parse_integer(tokens[1], 1, 64, "hint");
+    if (!n) return error(n.error().message);
+    const Position pos = ctx_.game.current;
+    const int depth = depth_;
+    const auto wanted = static_cast<std::size_t>(*n);
+    ctx_.start_job([this, pos, depth, wanted](const std::atomic<bool>& stop) {
+        ctx_.send("status thinking");
+        std::vector<Move> moves;
+        for (int sq : squares(pos.moves())) moves.push_back(static_cast<Move>(sq));
+        if (moves.empty() && pos.must_pass()) moves.push_back(kPass);
+        struct Line { int score; std::vector<Move> pv; int depth; };
+        std::vector<Line> lines;
+        std::uint64_t nodes = 0;
+        std::chrono::milliseconds time{0};
+        for (Move m : moves) {
+            if (stop.load(std::memory_order_relaxed)) break;
+            SearchLimits limits;
+            limits.depth = depth;
+            limits.search_moves = {m};
+            const SearchResult r = ctx_.searcher().search(pos, limits, {}, stop);
+            nodes += r.nodes;
+            time += r.time;
+            if (r.depth == 0 && stop.load(std::memory_order_relaxed)) break;  // stopped before any result
+            std::vector<Move> pv = r.pv;
+            if (pv.empty() || pv.front() != m) pv.assign(1, m);
+            lines.push_back(Line{r.score, pv, r.depth});
+        }
+        std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.score > b.score; });
+        if (lines.size() > wanted) lines.resize(wanted);
+        for (const Line& l : lines) {
+            ctx_.send("search " + pv_text(l.pv) + " " + nboard_eval(l.score) + " 0 " + std::to_string(l.depth));
+        }
+        ctx_.send("nodestats " + std::to_string(nodes) + " " + seconds(time));
+        ctx_.send("status");
+    });
+}
+
+void NboardFrontend::cmd_analyze() {
+    const session::GameState game = ctx_.game;
+    const int depth = depth_;
+    ctx_.start_job([this, game, depth](const std::atomic<bool>& stop) {
+        ctx_.send("status analyzing");
+        std::vector<Position> positions{game.start};
+        for (Move m : game.moves) positions.push_back(positions.back().play_move(m));
+        for (std::size_t i = positions.size(); i-- > 0;) {
+            if (stop.load(std::memory_order_relaxed)) break;
+            const Position& p = positions[i];
+            int score = 0;
+            if (p.is_over()) {
+                score = p.final_score();
+            } else {
+                SearchLimits limits;
+                limits.depth = depth;
+                score = ctx_.searcher().search(p, limits, {}, stop).score;
+                if (stop.load(std::memory_order_relaxed)) break;
+            }
+            ctx_.send("analysis " + std::to_string(i) + " " + nboard_eval(score));
+        }
+        ctx_.send("status");
+    });
+}
+
+}  // namespace reversi::nboard

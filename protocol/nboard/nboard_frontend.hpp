@@ -1,0 +1,37 @@
+#pragma once
+// The NBoard protocol front end (entered when a session's first command is `nboard <version>`):
+//   set depth N | set game <GGF> | set contempt N | move <mv>[/eval[/time]] | hint N | go | ping N |
+//   learn | analyze | quit
+// replies: set myname, status, nodestats, search, ===, pong, analysis, learned. Evaluations are in discs
+// from the side to move. Errors are reported as `status error: ...` and change nothing.
+#include <string_view>
+
+#include "protocol/session/engine_context.hpp"
+#include "protocol/uci/uci_frontend.hpp"
+
+namespace reversi::nboard {
+
+class NboardFrontend {
+public:
+    explicit NboardFrontend(session::EngineContext& ctx) : ctx_(ctx) {}
+    uci::Status handle(std::string_view line);
+
+private:
+    void cmd_set(std::string_view line);
+    void cmd_move(std::string_view line);
+    void cmd_hint(std::string_view line);
+    void cmd_go();
+    void cmd_analyze();
+    void error(const std::string& message) { ctx_.send("status error: " + message); }
+
+    session::EngineContext& ctx_;
+    int depth_ = 12;
+    int contempt_ = 0;  // centi-discs; stored, not used by the search
+};
+
+// "F5" / "PA": NBoard's move form.
+[[nodiscard]] std::string nboard_move(Move m);
+// "-1.00": an evaluation in discs.
+[[nodiscard]] std::string nboard_eval(int discs);
+
+}  // namespace reversi::nboard

@@ -1,0 +1,80 @@
+#include "protocol/session/engine_context.hpp"
+
+#include <new>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/board/variant.hpp"
+
+namespace reversi::session {
+
+Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConfig& config, LineSink sink,
+                                                               JobDoneNotifier job_done) {
+    if (config.budget && !config.budget->reserve(config.hash_mib)) {
+        return make_error("server memory budget exhausted (" + std::to_string(config.budget->available()) +
+                          " MiB left of " + std::to_string(config.budget->total()) + ", a session needs " +
+                          std::to_string(config.hash_mib) + ")");
+    }
+    std::unique_ptr<Searcher> searcher;
+    try {
+        searcher = std::make_unique<Searcher>(config.hash_mib);
+    } catch (const std::bad_alloc&) {
+        if (config.budget) config.budget->release(config.hash_mib);
+        return make_error("out of memory for a " + std::to_string(config.hash_mib) + " MiB hash table");
+    }
+    return std::unique_ptr<EngineContext>(
+        new EngineContext(config, std::move(sink), std::move(job_done), std::move(searcher)));
+}
+
+EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
+                             std::unique_ptr<Searcher> searcher)
+    : config_(config), sink_(std::move(sink)), job_done_(std::move(job_done)), searcher_(std::move(searcher)) {
+    options_.hash_mib = config.hash_mib;
+    options_.search = searcher_->options();
+    game.start = start_position();
+    game.current = game.start;
+}
+
+EngineContext::~EngineContext() {
+    stop_and_wait();
+    if (config_.budget) config_.budget->release(options_.hash_mib);
+}
+
+void EngineContext::stop_and_wait() {
+    jobs_.stop();
+    jobs_.wait();
+}
+
+void EngineContext::start_job(JobRunner::Job job, bool unbounded) {
+    stop_and_wait();
+    job_unbounded_ = unbounded;
+    jobs_.start(std::move(job), job_done_);
+}
+
+Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
+    stop_and_wait();
+    if (next.hash_mib != options_.hash_mib) {
+        const std::size_t old_mib = options_.hash_mib;
+        if (config_.budget && next.hash_mib > old_mib && !config_.budget->reserve(next.hash_mib - old_mib)) {
+            return make_error("setoption Hash: " + std::to_string(next.hash_mib) + " MiB refused: the server's memory "
+                              "budget has " + std::to_string(config_.budget->available()) + " MiB left");
+        }
+        bool resized = false;
+        try {
+            resized = searcher_->set_hash_size(next.hash_mib);
+        } catch (const std::bad_alloc&) {
+            resized = false;
+        }
+        if (!resized) {
+            if (config_.budget && next.hash_mib > old_mib) config_.budget->release(next.hash_mib - old_mib);
+            return make_error("setoption Hash: could not allocate " + std::to_string(next.hash_mib) +
+                              " MiB; the old table is kept");
+        }
+        if (config_.budget && next.hash_mib < old_mib) config_.budget->release(old_mib - next.hash_mib);
+    }
+    searcher_->set_options(next.search);
+    options_ = next;
+    return true;
+}
+
+}  // namespace reversi::session

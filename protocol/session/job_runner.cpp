@@ -1,0 +1,31 @@
+#include "protocol/session/job_runner.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace reversi::session {
+
+JobRunner::~JobRunner() {
+    stop();
+    wait();
+}
+
+void JobRunner::start(Job job, std::function<void()> on_done) {
+    wait();
+    stop_.store(false, std::memory_order_relaxed);
+    running_.store(true, std::memory_order_release);
+    thread_ = std::thread([this, job = std::move(job), on_done = std::move(on_done)] {
+        try {
+            job(stop_);
+        } catch (const std::exception& e) {  // e.g. std::bad_alloc: report, keep serving
+            spdlog::error("job failed: {}", e.what());
+        }
+        running_.store(false, std::memory_order_release);
+        if (on_done) on_done();
+    });
+}
+
+void JobRunner::wait() {
+    if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace reversi::session

@@ -1,0 +1,36 @@
+#pragma once
+// One background job at a time (a search, perft, bench, an NBoard hint or analysis) on its own thread,
+// so that the command reader never blocks. stop() only raises the job's stop flag; wait() joins. Used from
+// one thread (the session's reader); the job itself runs on the worker thread.
+#include <atomic>
+#include <functional>
+#include <thread>
+
+namespace reversi::session {
+
+class JobRunner {
+public:
+    using Job = std::function<void(const std::atomic<bool>& stop)>;
+
+    JobRunner() = default;
+    ~JobRunner();
+    JobRunner(const JobRunner&) = delete;
+    JobRunner& operator=(const JobRunner&) = delete;
+
+    // Starts `job` after joining any finished previous one. Precondition: !running(). `on_done` (may be
+    // empty) is called on the worker thread after the job has returned and running() has become false.
+    void start(Job job, std::function<void()> on_done = {});
+    // Asks the running job to stop (no effect when idle).
+    void stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+    // Joins the job's thread (returns at once when there is none).
+    void wait();
+    // True from start() until the job function returns.
+    [[nodiscard]] bool running() const noexcept { return running_.load(std::memory_order_acquire); }
+
+private:
+    std::thread thread_;
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> running_{false};
+};
+
+}  // namespace reversi::session

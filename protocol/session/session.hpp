@@ -1,0 +1,61 @@
+#pragma once
+// One protocol session, independent of the transport: lines in (handle_line, from one reader thread),
+// lines out through the sink. It speaks the UCI-style protocol, or NBoard when the first command is
+// `nboard <version>`.
+//
+// Commands are carried out in the order they arrive, and the reader never blocks on a search: while a job
+// (search, perft, bench, hint, analysis) runs, the commands that need the engine (go, setoption,
+// ucinewgame, perft, bench, and everything in NBoard mode) wait in a queue; the transport calls resume()
+// when the job has ended (JobDoneNotifier). `isready`, `position`, `d`, `uci` and `help` are answered at
+// once when nothing waits. `stop` (NBoard: `ping`) ends the running job at once and every search that
+// waits in the queue ahead of it (each is stopped as soon as it starts, so it still sends its bestmove).
+// `quit` stops everything and drops what waits.
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "protocol/nboard/nboard_frontend.hpp"
+#include "protocol/session/engine_context.hpp"
+#include "protocol/uci/uci_frontend.hpp"
+
+namespace reversi::session {
+
+class Session {
+public:
+    [[nodiscard]] static Expected<std::unique_ptr<Session>> create(const SessionConfig& config, LineSink sink,
+                                                                   JobDoneNotifier job_done = {});
+    ~Session() = default;
+
+    // Handles one line (without its newline). Quit: the session is over (its job has ended).
+    uci::Status handle_line(std::string_view line);
+    // Runs the commands that waited for the job that just ended (reader thread).
+    uci::Status resume();
+    // Stops the running job and waits for it: its final lines (bestmove) have been sent on return. Commands
+    // still waiting are dropped.
+    void shutdown();
+    // At the end of the input: stops a job that would never end by itself (go infinite), and reports
+    // whether commands or a job remain (the transport waits for the job and calls resume()).
+    [[nodiscard]] bool drain_step();
+    void stop_job() noexcept { ctx_->stop_job(); }
+    [[nodiscard]] bool busy() const noexcept { return ctx_->busy(); }
+    [[nodiscard]] bool nboard_mode() const noexcept { return nboard_ != nullptr; }
+
+    static constexpr std::size_t kMaxPending = 1024;
+
+private:
+    explicit Session(std::unique_ptr<EngineContext> ctx);
+    uci::Status dispatch(std::string_view line);
+    // Answered at once while a job runs (when no command waits).
+    [[nodiscard]] bool is_immediate(std::string_view command) const;
+    [[nodiscard]] bool is_stop(std::string_view command) const;
+    [[nodiscard]] bool starts_job(std::string_view command) const;
+
+    std::unique_ptr<EngineContext> ctx_;
+    uci::UciFrontend uci_;
+    std::unique_ptr<nboard::NboardFrontend> nboard_;
+    std::deque<std::string> pending_;
+    bool first_command_ = true;
+};
+
+}  // namespace reversi::session

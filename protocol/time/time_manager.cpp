@@ -1,0 +1,36 @@
+#include "protocol/time/time_manager.hpp"
+
+#include <algorithm>
+
+namespace reversi::timing {
+
+TimeLimits plan_move_time(const ClockState& c) noexcept {
+    using std::chrono::milliseconds;
+    TimeLimits limits;
+    if (c.movetime_ms) {
+        const std::int64_t hard = std::max<std::int64_t>(1, *c.movetime_ms - c.overhead_ms);
+        limits.hard = milliseconds(hard);
+        limits.soft = milliseconds(hard);
+        if (!c.remaining_ms) return limits;
+    }
+    if (!c.remaining_ms) return limits;
+    const std::int64_t available = std::max<std::int64_t>(0, *c.remaining_ms - c.overhead_ms);
+    const std::int64_t own_moves_left = std::max(1, (c.empties + 1) / 2);
+    const std::int64_t moves_left =
+        c.movestogo ? std::clamp<std::int64_t>(*c.movestogo, 1, own_moves_left + 2) : own_moves_left + 2;
+    const std::int64_t inc = std::max<std::int64_t>(0, c.increment_ms);
+    const std::int64_t share = available / moves_left + inc * 3 / 4;
+    std::int64_t hard = std::min(share * 4, available * 3 / 4);
+    std::int64_t soft = std::min(share, hard);
+    hard = std::max<std::int64_t>(hard, 1);
+    soft = std::max<std::int64_t>(soft, 1);
+    if (limits.hard) {  // movetime and a clock: the tighter of both
+        hard = std::min<std::int64_t>(hard, limits.hard->count());
+        soft = std::min(soft, hard);
+    }
+    limits.hard = milliseconds(hard);
+    limits.soft = milliseconds(soft);
+    return limits;
+}
+
+}  // namespace reversi::timing

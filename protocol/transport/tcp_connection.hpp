@@ -1,0 +1,67 @@
+#pragma once
+// One TCP client of the server: its session and the three coroutines that serve it (see tcp_server.hpp).
+// All members are used on the io_context's thread only; other threads reach it through asio::post.
+#include <utility>  // before asio: Boost 1.74's awaitable.hpp uses std::exchange without including it
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <boost/asio.hpp>
+
+#include "protocol/session/session.hpp"
+
+namespace reversi::transport {
+
+namespace asio = boost::asio;
+
+struct ConnectionLimits {
+    std::size_t max_line;
+    std::chrono::seconds idle_timeout;
+    std::size_t max_pending_output;
+};
+
+class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
+public:
+    using OnClosed = std::function<void(TcpConnection*)>;
+
+    TcpConnection(asio::ip::tcp::socket socket, ConnectionLimits limits, OnClosed on_closed);
+    ~TcpConnection();
+
+    // Creates the session and starts the coroutines; an error (memory budget) is returned for the caller
+    // to report to the client.
+    [[nodiscard]] Expected<bool> start(const session::SessionConfig& config);
+    // Graceful shutdown: stops the search (its bestmove is queued), then closes after the queue is sent.
+    void shutdown_gracefully();
+    // Closes the socket at once (the search is stopped and freed when the connection goes away).
+    void close_now();
+    [[nodiscard]] const std::string& peer() const noexcept { return peer_; }
+    // The socket of a connection whose start() failed, to tell the client why.
+    [[nodiscard]] asio::ip::tcp::socket release_socket() { return std::move(socket_); }
+
+private:
+    asio::awaitable<void> read_loop();
+    asio::awaitable<void> write_loop();
+    asio::awaitable<void> watchdog();
+    void deliver(std::string line);
+    void resume_session();
+    void close_after_flush();
+
+    asio::ip::tcp::socket socket_;
+    ConnectionLimits limits_;
+    OnClosed on_closed_;
+    asio::steady_timer write_signal_;
+    asio::steady_timer idle_timer_;
+    std::deque<std::string> queue_;
+    std::size_t queued_bytes_ = 0;
+    std::chrono::steady_clock::time_point last_input_;
+    std::string peer_;
+    bool closing_ = false;  // no more input; close once the queue is sent
+    bool closed_ = false;
+    bool reported_closed_ = false;
+    std::unique_ptr<session::Session> session_;  // last: destroyed first (joins the search thread)
+};
+
+}  // namespace reversi::transport

@@ -1,0 +1,178 @@
+#include "protocol/transport/tcp_server.hpp"
+
+#include <utility>  // before asio (see tcp_connection.hpp)
+
+#include <cstdio>
+#include <unordered_map>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <spdlog/spdlog.h>
+
+#include "protocol/session/memory_budget.hpp"
+#include "protocol/text/tokens.hpp"
+#include "protocol/transport/tcp_connection.hpp"
+
+namespace reversi::transport {
+
+using asio::ip::tcp;
+using boost::system::error_code;
+
+Expected<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string_view text) {
+    std::string host = "127.0.0.1";
+    std::string_view port_text = text;
+    const std::size_t colon = text.rfind(':');
+    if (colon != std::string_view::npos) {
+        std::string_view h = text.substr(0, colon);
+        if (h.size() >= 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+        if (!h.empty()) host = std::string(h);
+        port_text = text.substr(colon + 1);
+    }
+    auto port = text::parse_integer(port_text, 0, 65535, "--listen port");
+    if (!port) return port.error();
+    error_code ec;
+    asio::ip::make_address(host, ec);
+    if (ec) return make_error("--listen: " + text::quote(host) + " is not an IP address");
+    return std::pair{host, static_cast<std::uint16_t>(*port)};
+}
+
+namespace {
+
+class Server {
+public:
+    Server(asio::io_context& io, const TcpOptions& options)
+        : io_(io), options_(options), acceptor_(io), signals_(io, SIGINT, SIGTERM), budget_(options.max_memory_mib),
+          shutdown_timer_(io) {
+        options_.session.budget = &budget_;
+    }
+
+    Expected<bool> listen() {
+        error_code ec;
+        const tcp::endpoint endpoint(asio::ip::make_address(options_.host, ec), options_.port);
+        if (ec) return make_error("bad address " + options_.host);
+        acceptor_.open(endpoint.protocol(), ec);
+        if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
+        if (!ec) acceptor_.bind(endpoint, ec);
+        if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+        if (ec) return make_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) + ": " +
+                                  ec.message());
+        const auto local = acceptor_.local_endpoint();
+        spdlog::info("listening on {}:{} (max {} sessions, {} MiB for hash tables, idle timeout {} s)",
+                     local.address().to_string(), local.port(), options_.max_sessions, options_.max_memory_mib,
+                     options_.idle_timeout.count());
+        std::printf("listening %s:%u\n", local.address().to_string().c_str(), static_cast<unsigned>(local.port()));
+        std::fflush(stdout);
+        return true;
+    }
+
+    void start() {
+        asio::co_spawn(io_, accept_loop(), asio::detached);
+        signals_.async_wait([this](const error_code& ec, int signo) {
+            if (!ec) shutdown(signo);
+        });
+    }
+
+private:
+    asio::awaitable<void> accept_loop() {
+        while (!shutting_down_) {
+            error_code ec;
+            tcp::socket socket = co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+            if (ec) {
+                if (shutting_down_) break;
+                spdlog::warn("accept failed: {}", ec.message());
+                continue;
+            }
+            if (connections_.size() >= options_.max_sessions) {
+                spdlog::warn("refusing a client: {} sessions already open", connections_.size());
+                refuse(std::move(socket), "info string error: server is full (" + std::to_string(options_.max_sessions) +
+                                              " sessions); try again later");
+                continue;
+            }
+            const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output};
+            auto connection = std::make_shared<TcpConnection>(std::move(socket), limits,
+                                                              [this](TcpConnection* c) { connections_.erase(c); });
+            auto started = connection->start(options_.session);
+            if (!started) {
+                spdlog::warn("refusing client {}: {}", connection->peer(), started.error().message);
+                refuse(connection->release_socket(), "info string error: " + started.error().message);
+                continue;
+            }
+            connections_.emplace(connection.get(), connection);
+            spdlog::info("connection {}: session opened ({} open)", connection->peer(), connections_.size());
+        }
+    }
+
+    void refuse(tcp::socket socket, std::string message) {
+        auto s = std::make_shared<tcp::socket>(std::move(socket));
+        auto text = std::make_shared<std::string>(std::move(message) + "\n");
+        asio::async_write(*s, asio::buffer(*text), [s, text](const error_code&, std::size_t) {
+            error_code ec;
+            s->shutdown(tcp::socket::shutdown_both, ec);
+            s->close(ec);
+        });
+    }
+
+    void shutdown(int signo) {
+        spdlog::info("signal {}: stopping {} sessions and shutting down", signo, connections_.size());
+        shutting_down_ = true;
+        error_code ec;
+        acceptor_.close(ec);
+        // Copy: shutting a connection down may remove it from the map.
+        std::vector<std::shared_ptr<TcpConnection>> open;
+        for (auto& [ptr, weak] : connections_) {
+            if (auto c = weak.lock()) open.push_back(c);
+        }
+        for (auto& c : open) c->shutdown_gracefully();
+        shutdown_timer_.expires_after(std::chrono::seconds(5));
+        shutdown_timer_.async_wait([this](const error_code& e) {
+            if (e) return;
+            spdlog::warn("shutdown: closing {} connections that did not drain in 5 s", connections_.size());
+            std::vector<std::shared_ptr<TcpConnection>> left;
+            for (auto& [ptr, weak] : connections_) {
+                if (auto c = weak.lock()) left.push_back(c);
+            }
+            for (auto& c : left) c->close_now();
+        });
+        poll_drained();
+    }
+
+    void poll_drained() {
+        if (connections_.empty()) {
+            shutdown_timer_.cancel();
+            return;
+        }
+        drain_timer_ = std::make_unique<asio::steady_timer>(io_, std::chrono::milliseconds(10));
+        drain_timer_->async_wait([this](const error_code&) { poll_drained(); });
+    }
+
+    asio::io_context& io_;
+    TcpOptions options_;
+    tcp::acceptor acceptor_;
+    asio::signal_set signals_;
+    session::MemoryBudget budget_;
+    asio::steady_timer shutdown_timer_;
+    std::unique_ptr<asio::steady_timer> drain_timer_;
+    std::unordered_map<TcpConnection*, std::weak_ptr<TcpConnection>> connections_;
+    bool shutting_down_ = false;
+};
+
+}  // namespace
+
+int run_tcp_server(const TcpOptions& options) {
+    asio::io_context io(1);
+    auto server = std::make_unique<Server>(io, options);
+    auto listening = server->listen();
+    if (!listening) {
+        spdlog::error("{}", listening.error().message);
+        return 1;
+    }
+    server->start();
+    io.run();
+    spdlog::info("server stopped");
+    return 0;
+}
+
+}  // namespace reversi::transport

@@ -1,0 +1,37 @@
+#pragma once
+// The TCP server (Boost.Asio, C++20 coroutines, one io_context on the main thread): every connection is
+// an independent protocol session. Per connection a reader coroutine (capped line buffer), a writer
+// coroutine draining a queue and an idle watchdog; search threads hand their lines to the connection with
+// asio::post and never touch the socket. Limits: line length (error line, then the connection is closed),
+// idle timeout (no input and no running job), concurrent sessions (a new client is told the server is full),
+// a memory budget for the sessions' hash tables, a cap on unsent output (a client that does not read is
+// dropped). A disconnect stops and frees the session's search. SIGINT/SIGTERM: searches are stopped, their
+// bestmoves sent, the sessions closed, and run_tcp_server returns 0.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "engine/core/expected.hpp"
+#include "protocol/session/engine_context.hpp"
+
+namespace reversi::transport {
+
+struct TcpOptions {
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 7878;             // 0: any free port (printed on stdout as "listening HOST:PORT")
+    std::size_t max_line = 65536;
+    std::chrono::seconds idle_timeout{300};
+    std::size_t max_sessions = 64;
+    std::size_t max_memory_mib = 1024;     // budget for all sessions' hash tables
+    std::size_t max_pending_output = 8 << 20;
+    session::SessionConfig session;        // its budget pointer is set by the server
+};
+
+// "HOST:PORT", "[v6addr]:PORT" or ":PORT"/"PORT" (loopback).
+[[nodiscard]] Expected<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string_view text);
+
+// Serves until SIGINT/SIGTERM. Returns the exit code (0 after a graceful shutdown, 1 when it cannot listen).
+[[nodiscard]] int run_tcp_server(const TcpOptions& options);
+
+}  // namespace reversi::transport

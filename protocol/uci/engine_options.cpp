@@ -1,0 +1,96 @@
+#include "protocol/uci/engine_options.hpp"
+
+#include "protocol/text/tokens.hpp"
+
+namespace reversi::uci {
+
+using text::iequals;
+using text::quote;
+
+namespace {
+
+const char* on_off(bool b) { return b ? "true" : "false"; }
+
+Expected<bool> parse_switch(std::string_view name, std::string_view value) {
+    for (const char* t : {"on", "true", "1", "yes"}) {
+        if (iequals(value, t)) return true;
+    }
+    for (const char* f : {"off", "false", "0", "no"}) {
+        if (iequals(value, f)) return false;
+    }
+    return make_error("setoption " + std::string(name) + ": " + quote(value) + " is not on/off (true/false)");
+}
+
+}  // namespace
+
+std::vector<std::string> option_lines(const EngineOptions& o) {
+    std::vector<std::string> lines;
+    lines.push_back("option name Hash type spin default " + std::to_string(o.hash_mib) + " min 1 max " +
+                    std::to_string(kMaxHashMib));
+    lines.push_back("option name Threads type spin default " + std::to_string(o.search.threads) + " min 1 max " +
+                    std::to_string(kMaxThreads));
+    std::string algo = "option name Algorithm type combo default " + std::string(algorithm_name(o.search.algorithm));
+    for (const char* a : {"minimax", "alphabeta", "alphabeta-hard", "negascout", "pvs", "scout", "mtdf", "sss", "dual",
+                          "cstar"}) {
+        algo += " var ";
+        algo += a;
+    }
+    lines.push_back(algo);
+    lines.push_back(std::string("option name Aspiration type check default ") + on_off(o.search.aspiration));
+    lines.push_back(std::string("option name TT type check default ") + on_off(o.search.use_tt));
+    lines.push_back(std::string("option name IterativeDeepening type check default ") +
+                    on_off(o.search.iterative_deepening));
+    lines.push_back(std::string("option name Ordering type combo default ") +
+                    (o.search.ordering == MoveOrdering::Normal ? "normal" : "none") + " var normal var none");
+    lines.push_back("option name MultiPV type spin default " + std::to_string(o.search.multipv) + " min 1 max " +
+                    std::to_string(kMaxMultiPv));
+    lines.push_back("option name MoveOverhead type spin default " + std::to_string(o.move_overhead_ms) +
+                    " min 0 max " + std::to_string(kMaxMoveOverheadMs));
+    return lines;
+}
+
+Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_view name, std::string_view value) {
+    EngineOptions o = options;
+    const std::string what = "setoption " + std::string(name);
+    if (value.empty()) return make_error(what + ": missing 'value <v>'");
+    if (iequals(name, "Hash")) {
+        auto v = text::parse_integer(value, 1, static_cast<std::int64_t>(kMaxHashMib), what);
+        if (!v) return v.error();
+        o.hash_mib = static_cast<std::size_t>(*v);
+    } else if (iequals(name, "Threads")) {
+        auto v = text::parse_integer(value, 1, kMaxThreads, what);
+        if (!v) return v.error();
+        o.search.threads = static_cast<int>(*v);
+    } else if (iequals(name, "MultiPV")) {
+        auto v = text::parse_integer(value, 1, kMaxMultiPv, what);
+        if (!v) return v.error();
+        o.search.multipv = static_cast<int>(*v);
+    } else if (iequals(name, "MoveOverhead")) {
+        auto v = text::parse_integer(value, 0, kMaxMoveOverheadMs, what);
+        if (!v) return v.error();
+        o.move_overhead_ms = static_cast<int>(*v);
+    } else if (iequals(name, "Algorithm")) {
+        auto a = parse_algorithm(value);
+        if (!a) return make_error(what + ": " + quote(value) + ": " + a.error().message);
+        o.search.algorithm = *a;
+    } else if (iequals(name, "Aspiration") || iequals(name, "TT") || iequals(name, "IterativeDeepening")) {
+        auto b = parse_switch(name, value);
+        if (!b) return b.error();
+        if (iequals(name, "Aspiration")) o.search.aspiration = *b;
+        if (iequals(name, "TT")) o.search.use_tt = *b;
+        if (iequals(name, "IterativeDeepening")) o.search.iterative_deepening = *b;
+    } else if (iequals(name, "Ordering")) {
+        if (iequals(value, "normal")) {
+            o.search.ordering = MoveOrdering::Normal;
+        } else if (iequals(value, "none")) {
+            o.search.ordering = MoveOrdering::None;
+        } else {
+            return make_error(what + ": " + quote(value) + " is not normal or none");
+        }
+    } else {
+        return make_error("setoption: unknown option " + quote(name));
+    }
+    return o;
+}
+
+}  // namespace reversi::uci

@@ -1,0 +1,33 @@
+#pragma once
+// The session's settable options (UCI `setoption`): their declarations for the `uci` reply and the
+// checked assignment. An assignment either succeeds completely or leaves the options unchanged.
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/expected.hpp"
+#include "engine/search/search_types.hpp"
+
+namespace reversi::uci {
+
+struct EngineOptions {
+    std::size_t hash_mib = 16;
+    SearchOptions search;          // algorithm, tt, iterative deepening, aspiration, ordering, threads, multipv
+    int move_overhead_ms = 30;
+};
+
+inline constexpr std::size_t kMaxHashMib = 65536;
+inline constexpr int kMaxThreads = 256;
+inline constexpr int kMaxMultiPv = 64;
+inline constexpr int kMaxMoveOverheadMs = 5000;
+
+// One "option name ... type ..." line per option, with the current values as defaults.
+[[nodiscard]] std::vector<std::string> option_lines(const EngineOptions& options);
+
+// Applies `name` = `value` to a copy of `options` and returns it; an unknown name or an out-of-range
+// value is an error and nothing changes. (Hash is only range-checked here; the session reserves memory.)
+[[nodiscard]] Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_view name,
+                                                    std::string_view value);
+
+}  // namespace reversi::uci

@@ -1,0 +1,19 @@
+#pragma once
+// Formatting of the search's reports as UCI lines. Scores are in discs in the engine; the protocol prints
+// centipawn-style units: score cp = 100 * discs.
+#include <string>
+#include <vector>
+
+#include "engine/board/bitboard.hpp"
+#include "engine/search/search_types.hpp"
+
+namespace reversi::uci {
+
+// "f5 d6 pass c3"
+[[nodiscard]] std::string format_moves(const std::vector<Move>& moves);
+// info depth D seldepth S [multipv k] score cp X [lowerbound|upperbound] nodes N nps N time MS hashfull H pv ...
+[[nodiscard]] std::string format_iteration(const IterationReport& report, bool with_multipv);
+// info string stats nodes N leaves L time MS algo NAME
+[[nodiscard]] std::string format_stats(const SearchResult& result);
+
+}  // namespace reversi::uci

@@ -1,0 +1,198 @@
+#include "protocol/uci/uci_commands.hpp"
+
+#include "engine/board/notation.hpp"
+#include "protocol/text/tokens.hpp"
+
+namespace reversi::uci {
+
+using text::iequals;
+using text::parse_integer;
+using text::quote;
+
+namespace {
+
+constexpr std::int64_t kMaxTimeMs = 1'000'000'000'000;  // ~31 years: rejects only absurd numbers
+
+bool is_go_keyword(std::string_view t) {
+    for (const char* k : {"depth", "nodes", "movetime", "btime", "wtime", "binc", "winc", "movestogo", "infinite",
+                          "solve", "wld", "searchmoves", "algo", "ponder"}) {
+        if (iequals(t, k)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Expected<GoCommand> parse_go(const std::vector<std::string_view>& tokens) {
+    GoCommand go;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        const std::string key = text::lowercase(tokens[i]);
+        const bool has_arg = i + 1 < tokens.size();
+        auto number = [&](std::int64_t min, std::int64_t max) -> Expected<std::int64_t> {
+            if (!has_arg) return make_error("go " + key + ": missing number");
+            return parse_integer(tokens[++i], min, max, "go " + key);
+        };
+        auto clock = [&]() -> Expected<std::int64_t> {
+            auto v = number(-kMaxTimeMs, kMaxTimeMs);
+            if (v && *v < 0) return std::int64_t{0};
+            return v;
+        };
+        if (key == "infinite") {
+            go.infinite = true;
+        } else if (key == "solve") {
+            go.solve = true;
+        } else if (key == "wld") {
+            go.wld = true;
+        } else if (key == "ponder") {
+            // Pondering is not supported; the search runs as a normal one.
+        } else if (key == "depth") {
+            auto v = number(1, 60);
+            if (!v) return v.error();
+            go.depth = static_cast<int>(*v);
+        } else if (key == "nodes") {
+            auto v = number(1, 1'000'000'000'000'000);
+            if (!v) return v.error();
+            go.nodes = static_cast<std::uint64_t>(*v);
+        } else if (key == "movetime") {
+            auto v = number(0, kMaxTimeMs);
+            if (!v) return v.error();
+            go.movetime_ms = *v;
+        } else if (key == "btime" || key == "wtime" || key == "binc" || key == "winc") {
+            auto v = clock();
+            if (!v) return v.error();
+            if (key == "btime") go.black_time_ms = *v;
+            if (key == "wtime") go.white_time_ms = *v;
+            if (key == "binc") go.black_inc_ms = *v;
+            if (key == "winc") go.white_inc_ms = *v;
+        } else if (key == "movestogo") {
+            auto v = number(1, 1000);
+            if (!v) return v.error();
+            go.movestogo = static_cast<int>(*v);
+        } else if (key == "algo") {
+            if (!has_arg) return make_error("go algo: missing algorithm name");
+            auto a = parse_algorithm(tokens[++i]);
+            if (!a) return make_error("go algo: " + quote(tokens[i]) + ": " + a.error().message);
+            go.algorithm = *a;
+        } else if (key == "searchmoves") {
+            while (i + 1 < tokens.size() && !is_go_keyword(tokens[i + 1])) {
+                auto m = parse_move(tokens[i + 1]);
+                if (!m) return make_error("go searchmoves: " + quote(tokens[i + 1]) + " is not a move");
+                go.search_moves.push_back(*m);
+                ++i;
+            }
+            if (go.search_moves.empty()) return make_error("go searchmoves: no moves given");
+        } else {
+            return make_error("go: unknown parameter " + quote(tokens[i]));
+        }
+    }
+    return go;
+}
+
+Expected<OptionAssignment> parse_setoption(const std::vector<std::string_view>& tokens) {
+    if (tokens.empty() || !iequals(tokens[0], "name")) {
+        return make_error("setoption: expected 'name <option> value <value>'");
+    }
+    OptionAssignment a;
+    std::size_t i = 1;
+    for (; i < tokens.size() && !iequals(tokens[i], "value"); ++i) {
+        if (!a.name.empty()) a.name += ' ';
+        a.name += tokens[i];
+    }
+    if (a.name.empty()) return make_error("setoption: missing option name");
+    if (i < tokens.size()) {
+        for (++i; i < tokens.size(); ++i) {
+            if (!a.value.empty()) a.value += ' ';
+            a.value += tokens[i];
+        }
+        if (a.value.empty()) return make_error("setoption " + a.name + ": missing value after 'value'");
+    }
+    return a;
+}
+
+namespace {
+
+// Plays the tokens from `first` on (all must be moves) from setup.start.
+Expected<PositionSetup> play_move_tokens(PositionSetup setup, const std::vector<std::string_view>& tokens,
+                                         std::size_t first) {
+    setup.current = setup.start;
+    for (std::size_t i = first; i < tokens.size(); ++i) {
+        const std::size_t number = i - first + 1;
+        auto m = parse_move(tokens[i]);
+        if (!m) {
+            return make_error("position: move " + std::to_string(number) + " " + quote(tokens[i]) +
+                              " is not a move (a square a1..h8 or pass)");
+        }
+        auto next = apply_move(setup.current, *m);
+        if (!next) {
+            return make_error("position: move " + std::to_string(number) + " " + quote(tokens[i]) + ": " +
+                              next.error().message);
+        }
+        setup.current = *next;
+        setup.moves.push_back(*m);
+    }
+    return setup;
+}
+
+// Board tokens from `first` up to "moves" (or the end): returns the position and the index of "moves".
+Expected<std::pair<Position, std::size_t>> board_tokens(const std::vector<std::string_view>& tokens,
+                                                        std::size_t first, Variant variant) {
+    std::string board;
+    std::size_t i = first;
+    for (; i < tokens.size() && !iequals(tokens[i], "moves"); ++i) {
+        board += tokens[i];
+        board += ' ';
+    }
+    if (board.empty()) return make_error("position board: missing the 64 squares and the side to move");
+    auto pos = parse_board(board, variant);
+    if (!pos) return make_error("position board: " + pos.error().message);
+    return std::pair{*pos, i};
+}
+
+}  // namespace
+
+Expected<PositionSetup> parse_position(std::string_view line) {
+    const auto tokens = text::split_tokens(line);
+    if (tokens.size() < 2) return make_error("position: expected startpos, board, variant or obf");
+    const std::string_view kind = tokens[1];
+    PositionSetup setup;
+    std::size_t next = 2;
+    if (iequals(kind, "startpos")) {
+        setup.start = start_position();
+    } else if (iequals(kind, "board")) {
+        auto b = board_tokens(tokens, 2, Variant::Standard);
+        if (!b) return b.error();
+        setup.start = b->first;
+        next = b->second;
+    } else if (iequals(kind, "variant")) {
+        if (tokens.size() < 3) return make_error("position variant: missing the variant name");
+        auto v = parse_variant(tokens[2]);
+        if (!v) return make_error("position variant: " + quote(tokens[2]) + ": " + v.error().message);
+        setup.start = start_position(*v);
+        next = 3;
+        if (next < tokens.size() && iequals(tokens[next], "board")) {
+            auto b = board_tokens(tokens, next + 1, *v);
+            if (!b) return b.error();
+            setup.start = b->first;
+            next = b->second;
+        }
+    } else if (iequals(kind, "obf")) {
+        const std::string_view rest = text::rest_after_tokens(line, 2);
+        if (rest.empty()) return make_error("position obf: missing the OBF line");
+        auto entry = parse_obf_line(rest);
+        if (!entry) return make_error("position obf: " + entry.error().message);
+        setup.start = entry->position;
+        setup.current = setup.start;
+        return setup;
+    } else {
+        return make_error("position: unknown kind " + quote(kind) + " (expected startpos, board, variant or obf)");
+    }
+    if (next < tokens.size()) {
+        if (!iequals(tokens[next], "moves")) {
+            return make_error("position: unexpected " + quote(tokens[next]) + " (expected moves)");
+        }
+        ++next;
+    }
+    return play_move_tokens(setup, tokens, next);
+}
+
+}  // namespace reversi::uci

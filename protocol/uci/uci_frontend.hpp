@@ -1,0 +1,34 @@
+#pragma once
+// The UCI-style front end: one command line in, replies out through the context's sink. Commands that
+// change the engine (go, setoption, ucinewgame, perft, bench) first stop a running job and wait for its
+// final lines, so that every `go` is answered by exactly one `bestmove`.
+#include <string_view>
+
+#include "protocol/session/engine_context.hpp"
+
+namespace reversi::uci {
+
+enum class Status { Continue, Quit };
+
+class UciFrontend {
+public:
+    explicit UciFrontend(session::EngineContext& ctx) : ctx_(ctx) {}
+    Status handle(std::string_view line);
+
+private:
+    void cmd_uci();
+    void cmd_setoption(std::string_view line);
+    void cmd_position(std::string_view line);
+    void cmd_go(std::string_view line);
+    void cmd_display();
+    void cmd_perft(std::string_view line);
+    void cmd_bench(std::string_view line);
+    void cmd_help();
+
+    session::EngineContext& ctx_;
+};
+
+// The reply to `help`: one line per command (also in the README's protocol section).
+[[nodiscard]] const char* const* help_lines() noexcept;
+
+}  // namespace reversi::uci

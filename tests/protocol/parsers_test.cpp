@@ -1,0 +1,159 @@
+// Unit tests of the protocol's parsers: tokens and numbers, go, setoption/options, position.
+#include <doctest/doctest.h>
+
+#include "engine/board/notation.hpp"
+#include "protocol/text/tokens.hpp"
+#include "protocol/uci/engine_options.hpp"
+#include "protocol/uci/info_format.hpp"
+#include "protocol/uci/uci_commands.hpp"
+
+using namespace reversi;
+
+namespace {
+Expected<uci::GoCommand> go(std::string_view line) {
+    auto t = text::split_tokens(line);
+    return uci::parse_go(t);
+}
+}  // namespace
+
+TEST_CASE("tokens split on any whitespace and quote() is printable and bounded") {
+    const auto t = text::split_tokens("  go\tdepth  5\r\n");
+    REQUIRE(t.size() == 3);
+    CHECK(t[0] == "go");
+    CHECK(t[2] == "5");
+    CHECK(text::split_tokens("").empty());
+    CHECK(text::quote(std::string("a\x01\xff", 3)) == "'a?" "?'");
+    CHECK(text::quote(std::string(100, 'x')).size() == 40 + 2 + 3);
+    CHECK(text::rest_after_tokens("set game (;GM[x] ;)  ", 2) == "(;GM[x] ;)");
+}
+
+TEST_CASE("parse_integer checks syntax and range") {
+    CHECK(*text::parse_integer("42", 0, 100, "x") == 42);
+    CHECK(*text::parse_integer("+7", 0, 100, "x") == 7);
+    CHECK(*text::parse_integer("-3", -5, 5, "x") == -3);
+    for (const char* bad : {"", "abc", "4x", "1.5", " 1", "101", "-1", "99999999999999999999"}) {
+        auto v = text::parse_integer(bad, 0, 100, "go depth");
+        CHECK_MESSAGE(!v, bad);
+        if (!v) CHECK(v.error().message.rfind("go depth", 0) == 0);
+    }
+}
+
+TEST_CASE("parse_go reads every parameter") {
+    auto g = go("depth 7 nodes 1000 movetime 250 btime 60000 wtime 50000 binc 100 winc 200 movestogo 12 infinite "
+                "solve wld algo mtdf searchmoves f5 d6 pass");
+    REQUIRE(g);
+    CHECK(*g->depth == 7);
+    CHECK(*g->nodes == 1000);
+    CHECK(*g->movetime_ms == 250);
+    CHECK(*g->black_time_ms == 60000);
+    CHECK(*g->white_time_ms == 50000);
+    CHECK(g->black_inc_ms == 100);
+    CHECK(g->white_inc_ms == 200);
+    CHECK(*g->movestogo == 12);
+    CHECK(g->infinite);
+    CHECK(g->solve);
+    CHECK(g->wld);
+    CHECK(*g->algorithm == Algorithm::MtdF);
+    CHECK(g->search_moves == std::vector<Move>{37, 43, kPass});
+    auto neg = go("wtime -500 btime 10");
+    REQUIRE(neg);
+    CHECK(*neg->white_time_ms == 0);  // a fallen flag reads as 0
+    CHECK(go("")->depth == std::nullopt);
+}
+
+TEST_CASE("parse_go refuses bad input and names the token") {
+    struct Case { const char* line; const char* needle; };
+    for (const Case& c : {Case{"depth", "missing number"}, Case{"depth x", "'x'"}, Case{"depth 0", "out of range"},
+                          Case{"nodes 0", "out of range"}, Case{"movetime -1", "out of range"},
+                          Case{"algo", "missing algorithm"}, Case{"algo nope", "'nope'"},
+                          Case{"searchmoves", "no moves"}, Case{"searchmoves z9", "'z9'"},
+                          Case{"fly", "unknown parameter 'fly'"}, Case{"movestogo 0", "out of range"}}) {
+        auto g = go(c.line);
+        REQUIRE_MESSAGE(!g, c.line);
+        CHECK_MESSAGE(g.error().message.find(c.needle) != std::string::npos, g.error().message);
+    }
+}
+
+TEST_CASE("setoption parsing and option assignment") {
+    auto a = uci::parse_setoption(text::split_tokens("name Move Overhead value 5 0"));
+    REQUIRE(a);
+    CHECK(a->name == "Move Overhead");
+    CHECK(a->value == "5 0");
+    CHECK(!uci::parse_setoption(text::split_tokens("value 3")));
+    CHECK(!uci::parse_setoption(text::split_tokens("name")));
+    CHECK(!uci::parse_setoption(text::split_tokens("name Hash value")));
+
+    const uci::EngineOptions base;
+    auto o = uci::assign_option(base, "hash", "64");
+    REQUIRE(o);
+    CHECK(o->hash_mib == 64);
+    CHECK(uci::assign_option(base, "Threads", "4")->search.threads == 4);
+    CHECK(uci::assign_option(base, "Algorithm", "pvs")->search.algorithm == Algorithm::NegaScout);
+    CHECK(uci::assign_option(base, "Aspiration", "off")->search.aspiration == false);
+    CHECK(uci::assign_option(base, "TT", "false")->search.use_tt == false);
+    CHECK(uci::assign_option(base, "IterativeDeepening", "0")->search.iterative_deepening == false);
+    CHECK(uci::assign_option(base, "Ordering", "none")->search.ordering == MoveOrdering::None);
+    CHECK(uci::assign_option(base, "MultiPV", "5")->search.multipv == 5);
+    CHECK(uci::assign_option(base, "MoveOverhead", "0")->move_overhead_ms == 0);
+    for (auto [n, v] : {std::pair{"Hash", "0"}, {"Hash", "65537"}, {"Threads", "0"}, {"Threads", "257"},
+                        {"MultiPV", "65"}, {"MoveOverhead", "5001"}, {"Algorithm", "x"}, {"TT", "maybe"},
+                        {"Ordering", "random"}, {"Nope", "1"}, {"Hash", ""}}) {
+        CHECK_MESSAGE(!uci::assign_option(base, n, v), n << "=" << v);
+    }
+    const auto lines = uci::option_lines(base);
+    CHECK(lines.size() == 9);
+}
+
+TEST_CASE("parse_position: every form, and errors name the bad token") {
+    auto p = uci::parse_position("position startpos moves f5 d6 c3");
+    REQUIRE(p);
+    CHECK(p->moves.size() == 3);
+    CHECK(p->current == *play_transcript(start_position(), "f5d6c3"));
+    CHECK(p->start == start_position());
+    auto b = uci::parse_position("position board " + to_board_string(start_position()) + " moves f5");
+    REQUIRE(b);
+    CHECK(b->current == start_position().play(37));
+    auto split = uci::parse_position("position board -------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X");
+    REQUIRE(split);
+    CHECK(split->start == start_position());
+    auto v = uci::parse_position("position variant 6x6 moves pass");
+    CHECK(!v);  // no pass at the start
+    auto v2 = uci::parse_position("position variant 4x4");
+    REQUIRE(v2);
+    CHECK(v2->start == start_position(Variant::Board4x4));
+    auto o = uci::parse_position("position obf " + to_board_string(start_position()) + "; F5:+0; % comment");
+    REQUIRE(o);
+    CHECK(o->current == start_position());
+    struct Case { const char* line; const char* needle; };
+    for (const Case& c : {Case{"position", "expected startpos"}, Case{"position startpos moves f5 e6", "move 2 'e6'"},
+                          Case{"position startpos moves f5 xx", "move 2 'xx'"}, Case{"position startpos junk", "'junk'"},
+                          Case{"position board", "missing"}, Case{"position variant", "missing the variant"},
+                          Case{"position variant 7x7", "'7x7'"}, Case{"position obf", "missing the OBF"},
+                          Case{"position obf garbage", "position obf"}}) {
+        auto r = uci::parse_position(c.line);
+        REQUIRE_MESSAGE(!r, c.line);
+        CHECK_MESSAGE(r.error().message.find(c.needle) != std::string::npos, r.error().message);
+    }
+}
+
+TEST_CASE("info lines carry the fields GUIs parse") {
+    IterationReport r;
+    r.depth = 5;
+    r.selective_depth = 7;
+    r.score = -3;
+    r.bound = Bound::Lower;
+    r.nodes = 5000;
+    r.time = std::chrono::milliseconds(10);
+    r.hashfull = 12;
+    r.pv = {37, kPass, 43};
+    r.multipv = 2;
+    CHECK(uci::format_iteration(r, false) ==
+          "info depth 5 seldepth 7 score cp -300 lowerbound nodes 5000 nps 500000 time 10 hashfull 12 pv f5 pass d6");
+    CHECK(uci::format_iteration(r, true).find(" multipv 2 score cp -300 ") != std::string::npos);
+    SearchResult s;
+    s.nodes = 9;
+    s.leaves = 4;
+    s.time = std::chrono::milliseconds(3);
+    s.algorithm = Algorithm::Sss;
+    CHECK(uci::format_stats(s) == "info string stats nodes 9 leaves 4 time 3 algo sss");
+}
