@@ -1,0 +1,109 @@
+#include "engine/eval/pattern/features.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace reversi::eval {
+
+namespace {
+
+// kBinaryToTernary[b] = sum of 3^k over the set bits k of b (b < 2^10).
+constexpr std::array<std::uint16_t, 1 << kMaxPatternSize> kBinaryToTernary = [] {
+    std::array<std::uint16_t, 1 << kMaxPatternSize> out{};
+    for (int b = 0; b < (1 << kMaxPatternSize); ++b) {
+        int v = 0;
+        for (int k = 0; k < kMaxPatternSize; ++k) {
+            if (b & (1 << k)) v += power_of_3(k);
+        }
+        out[b] = static_cast<std::uint16_t>(v);
+    }
+    return out;
+}();
+
+constexpr Bitboard kDiagonalOne = 0x0101010101010101ULL;
+
+// The bits of b on the shape's canonical squares, square k of the shape as bit k.
+template <int Shape>
+constexpr unsigned gather(Bitboard b) noexcept {
+    switch (Shape) {
+        case 0: return static_cast<unsigned>((b >> 8) & 0xff);
+        case 1: return static_cast<unsigned>((b >> 16) & 0xff);
+        case 2: return static_cast<unsigned>((b >> 24) & 0xff);
+        // Diagonals going down-right have one square per column: the multiply stacks them in the top byte.
+        case 3: return static_cast<unsigned>(((b & 0x8040201008040201ULL) * kDiagonalOne) >> 56);
+        case 4: return static_cast<unsigned>(((b & 0x0080402010080402ULL) * kDiagonalOne) >> 57);
+        case 5: return static_cast<unsigned>(((b & 0x0000804020100804ULL) * kDiagonalOne) >> 58);
+        case 6: return static_cast<unsigned>(((b & 0x0000008040201008ULL) * kDiagonalOne) >> 59);
+        case 7: return static_cast<unsigned>(((b & 0x0000000080402010ULL) * kDiagonalOne) >> 60);
+        case 8: return static_cast<unsigned>((b & 0xff) | (((b >> 9) & 1) << 8) | (((b >> 14) & 1) << 9));
+        case 9: return static_cast<unsigned>((b & 0x7) | ((b >> 5) & 0x38) | ((b >> 10) & 0x1c0));
+        default: return static_cast<unsigned>((b & 0x1f) | ((b >> 3) & 0x3e0));
+    }
+}
+
+constexpr std::uint32_t scalar_mobility(Bitboard moves) noexcept {
+    return static_cast<std::uint32_t>(std::min(popcount(moves), kMobilityCap));
+}
+
+void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
+    out[kInstanceCount] = kMobilityOffset + scalar_mobility(legal_moves(pos.player, pos.opponent));
+    out[kInstanceCount + 1] = kOpponentMobilityOffset + scalar_mobility(legal_moves(pos.opponent, pos.player));
+    out[kInstanceCount + 2] = kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1);
+}
+
+// Every instance unrolled at compile time: no data-dependent branch in the fast path.
+template <std::size_t... I>
+void gather_all(const std::array<Bitboard, kSymmetryCount>& player, const std::array<Bitboard, kSymmetryCount>& opponent,
+                FeatureIndices& out, std::index_sequence<I...>) noexcept {
+    ((out[I] = static_cast<std::uint32_t>(kShapeOffsets[kInstances[I].shape] +
+                                          kBinaryToTernary[gather<kInstances[I].shape>(player[kInstances[I].symmetry])] +
+                                          2 * kBinaryToTernary[gather<kInstances[I].shape>(opponent[kInstances[I].symmetry])])),
+     ...);
+}
+
+}  // namespace
+
+void extract_features(const Position& pos, FeatureIndices& out) noexcept {
+    std::array<Bitboard, kSymmetryCount> player{};
+    std::array<Bitboard, kSymmetryCount> opponent{};
+    // transform(g, b) for all g from one transpose and two column mirrors (see symmetry.hpp for the order).
+    const auto images = [](Bitboard b, std::array<Bitboard, kSymmetryCount>& out) {
+        const Bitboard t = transpose(b);
+        const Bitboard m = mirror_columns(b);
+        const Bitboard tm = mirror_columns(t);
+        out[0] = b, out[1] = m, out[2] = flip_rows(b), out[3] = flip_rows(m);
+        out[4] = t, out[5] = tm, out[6] = flip_rows(t), out[7] = flip_rows(tm);
+    };
+    images(pos.player, player);
+    images(pos.opponent, opponent);
+    gather_all(player, opponent, out, std::make_index_sequence<kInstanceCount>{});
+    fill_scalars(pos, out);
+}
+
+void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept {
+    for (int i = 0; i < kInstanceCount; ++i) {
+        const PatternInstance& inst = kInstances[i];
+        int index = 0;
+        int digit_weight = 1;
+        for (int k = 0; k < kShapes[inst.shape].size; ++k) {
+            const Bitboard bit = square_bit(inst.squares[k]);
+            const int digit = (pos.player & bit) ? 1 : ((pos.opponent & bit) ? 2 : 0);
+            index += digit * digit_weight;
+            digit_weight *= 3;
+        }
+        out[i] = static_cast<std::uint32_t>(kShapeOffsets[inst.shape] + index);
+    }
+    // Mobility by trying every empty square (flips() is itself checked against a reference in tests/board).
+    int mine = 0;
+    int theirs = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        if ((pos.player | pos.opponent) & square_bit(sq)) continue;
+        mine += flips(pos.player, pos.opponent, sq) != 0 ? 1 : 0;
+        theirs += flips(pos.opponent, pos.player, sq) != 0 ? 1 : 0;
+    }
+    out[kInstanceCount] = static_cast<std::uint32_t>(kMobilityOffset + std::min(mine, kMobilityCap));
+    out[kInstanceCount + 1] = static_cast<std::uint32_t>(kOpponentMobilityOffset + std::min(theirs, kMobilityCap));
+    out[kInstanceCount + 2] = static_cast<std::uint32_t>(kParityOffset + ((64 - popcount(pos.player | pos.opponent)) & 1));
+}
+
+}  // namespace reversi::eval

@@ -1,0 +1,43 @@
+#pragma once
+// The trained pattern evaluation: the sum of the kFeatureCount weights a position activates in its
+// phase's table (see pattern_layout.hpp), in 1/kWeightScale disc, rounded to discs and clamped to
+// [-64, 64]. Weights come from the embedded default file or from a weights file; both loaders return
+// an error (never crash) on a missing, truncated or corrupted file, so the caller can fall back to
+// another evaluation.
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "engine/eval/evaluator.hpp"
+#include "engine/eval/pattern/features.hpp"
+#include "engine/eval/weights/weights_file.hpp"
+
+namespace reversi::eval {
+
+class PatternEvaluator final : public Evaluator {
+public:
+    explicit PatternEvaluator(std::shared_ptr<const WeightSet> weights) : weights_(std::move(weights)) {}
+
+    // The weights shipped in the binary (engine/eval/weights/default_weights_data.cpp).
+    [[nodiscard]] static Expected<PatternEvaluator> embedded_default();
+    [[nodiscard]] static Expected<PatternEvaluator> from_file(const std::string& path);
+
+    [[nodiscard]] int evaluate(const Position& pos) const noexcept override;
+    [[nodiscard]] std::string_view name() const noexcept override { return "pattern"; }
+
+    // The unrounded, unclamped sum in 1/kWeightScale disc (finer move ordering, training checks).
+    [[nodiscard]] int evaluate_units(const Position& pos) const noexcept;
+    [[nodiscard]] const WeightSet& weights() const noexcept { return *weights_; }
+
+private:
+    std::shared_ptr<const WeightSet> weights_;
+};
+
+// Rounds a sum in 1/kWeightScale disc to the nearest disc, clamped to [-64, 64].
+[[nodiscard]] constexpr int units_to_discs(int units) noexcept {
+    const int discs = (units + kWeightScale / 2) >> 5;
+    static_assert(kWeightScale == 32, "units_to_discs shifts by log2(kWeightScale)");
+    return discs < -64 ? -64 : (discs > 64 ? 64 : discs);
+}
+
+}  // namespace reversi::eval

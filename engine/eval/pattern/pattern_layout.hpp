@@ -1,0 +1,133 @@
+#pragma once
+// The features of the pattern evaluation and the layout of its weight table.
+//
+// A pattern shape is a list of squares in ascending order, at a fixed place on the board (its canonical
+// placement). Its instances are the distinct square sets obtained under the 8 board symmetries; every
+// instance of a shape shares the shape's weights. Instance i of shape t, reached by symmetry g, reads
+// the squares S[k] of transform(g, board), i.e. the physical squares unmap_square(g, S[k]); square k
+// contributes the ternary digit 0 (empty), 1 (side to move) or 2 (other side) times 3^k.
+//
+// Shapes (Logistello/Edax-style): rows 2, 3, 4 (and by symmetry the matching columns), the diagonals of
+// length 8..4, the edge with its two X-squares, the 3x3 corner block and the 2x5 corner block.
+// Scalar features: the mobility of the side to move, the mobility of the other side (clamped to
+// kMobilityCap) and the parity of the empty count (which also plays the role of a bias).
+//
+// One weight table per game phase; the phase is a bucket of the empty-square count.
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include "engine/eval/pattern/symmetry.hpp"
+
+namespace reversi::eval {
+
+inline constexpr int kMaxPatternSize = 10;
+
+struct PatternShape {
+    std::string_view name;
+    int size;
+    std::array<std::int8_t, kMaxPatternSize> squares;  // ascending; the first `size` are used
+};
+
+inline constexpr std::array<PatternShape, 11> kShapes = {{
+    {"row2", 8, {8, 9, 10, 11, 12, 13, 14, 15}},
+    {"row3", 8, {16, 17, 18, 19, 20, 21, 22, 23}},
+    {"row4", 8, {24, 25, 26, 27, 28, 29, 30, 31}},
+    {"diag8", 8, {0, 9, 18, 27, 36, 45, 54, 63}},
+    {"diag7", 7, {1, 10, 19, 28, 37, 46, 55}},
+    {"diag6", 6, {2, 11, 20, 29, 38, 47}},
+    {"diag5", 5, {3, 12, 21, 30, 39}},
+    {"diag4", 4, {4, 13, 22, 31}},
+    {"edge+2x", 10, {0, 1, 2, 3, 4, 5, 6, 7, 9, 14}},
+    {"corner3x3", 9, {0, 1, 2, 8, 9, 10, 16, 17, 18}},
+    {"corner2x5", 10, {0, 1, 2, 3, 4, 8, 9, 10, 11, 12}},
+}};
+inline constexpr int kShapeCount = static_cast<int>(kShapes.size());
+
+[[nodiscard]] constexpr int power_of_3(int n) noexcept {
+    int p = 1;
+    for (int i = 0; i < n; ++i) p *= 3;
+    return p;
+}
+
+struct PatternInstance {
+    std::uint8_t shape;
+    std::uint8_t symmetry;
+    std::array<std::int8_t, kMaxPatternSize> squares;  // physical squares, in digit order
+};
+
+namespace detail {
+
+constexpr Bitboard instance_mask(int shape, int g) {
+    Bitboard mask = 0;
+    for (int k = 0; k < kShapes[shape].size; ++k) mask |= square_bit(unmap_square(g, kShapes[shape].squares[k]));
+    return mask;
+}
+
+// The symmetries that give distinct instances of the shape (the first g for each square set).
+constexpr bool is_new_instance(int shape, int g) {
+    for (int h = 0; h < g; ++h) {
+        if (instance_mask(shape, h) == instance_mask(shape, g)) return false;
+    }
+    return true;
+}
+
+constexpr int count_instances() {
+    int n = 0;
+    for (int g = 0; g < kSymmetryCount; ++g) {
+        for (int t = 0; t < kShapeCount; ++t) n += is_new_instance(t, g) ? 1 : 0;
+    }
+    return n;
+}
+
+}  // namespace detail
+
+inline constexpr int kInstanceCount = detail::count_instances();
+static_assert(kInstanceCount == 46, "4 rows x3, 2+4x4 diagonals, 4 edges, 4 corners 3x3, 8 corners 2x5");
+
+// Ordered by symmetry, then by shape (the order the fast extractor visits them).
+inline constexpr std::array<PatternInstance, kInstanceCount> kInstances = [] {
+    std::array<PatternInstance, kInstanceCount> out{};
+    int n = 0;
+    for (int g = 0; g < kSymmetryCount; ++g) {
+        for (int t = 0; t < kShapeCount; ++t) {
+            if (!detail::is_new_instance(t, g)) continue;
+            PatternInstance inst{static_cast<std::uint8_t>(t), static_cast<std::uint8_t>(g), {}};
+            for (int k = 0; k < kMaxPatternSize; ++k) inst.squares[k] = -1;
+            for (int k = 0; k < kShapes[t].size; ++k) {
+                inst.squares[k] = static_cast<std::int8_t>(unmap_square(g, kShapes[t].squares[k]));
+            }
+            out[n++] = inst;
+        }
+    }
+    return out;
+}();
+
+// Layout of one phase's weight table: the shapes' tables one after the other, then the scalar features.
+inline constexpr std::array<int, kShapeCount + 1> kShapeOffsets = [] {
+    std::array<int, kShapeCount + 1> out{};
+    for (int t = 0; t < kShapeCount; ++t) out[t + 1] = out[t] + power_of_3(kShapes[t].size);
+    return out;
+}();
+inline constexpr int kMobilityCap = 33;  // the largest mobility of a reachable Othello position
+inline constexpr int kMobilityOffset = kShapeOffsets[kShapeCount];
+inline constexpr int kOpponentMobilityOffset = kMobilityOffset + kMobilityCap + 1;
+inline constexpr int kParityOffset = kOpponentMobilityOffset + kMobilityCap + 1;
+inline constexpr int kWeightsPerPhase = kParityOffset + 2;
+static_assert(kWeightsPerPhase == 167335, "the weight-file layout changed: bump kWeightsFormatVersion");
+
+// Every position activates exactly kFeatureCount weights of its phase's table.
+inline constexpr int kFeatureCount = kInstanceCount + 3;
+
+// Game phases: buckets of kEmptiesPerPhase empty squares (0-5, 6-11, ..., 54-60).
+inline constexpr int kEmptiesPerPhase = 6;
+inline constexpr int kPhaseCount = 10;
+[[nodiscard]] constexpr int phase_of_empties(int empties) noexcept {
+    const int e = empties < 0 ? 0 : (empties > 59 ? 59 : empties);
+    return e / kEmptiesPerPhase;
+}
+
+// The weight indices (within a phase table) that a position activates.
+using FeatureIndices = std::array<std::uint32_t, kFeatureCount>;
+
+}  // namespace reversi::eval

@@ -1,0 +1,45 @@
+#pragma once
+// The training pipeline behind reversi-train: WTHOR files -> samples with targets (cached per file, so
+// an interrupted build resumes where it stopped) -> deduplicated set -> one fit per phase, each phase
+// saved as soon as it is fitted (an interrupted fit resumes at the first phase not yet in the file).
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/eval/pattern/training/fitter.hpp"
+#include "engine/eval/pattern/training/training_set.hpp"
+
+namespace reversi::eval {
+
+struct BuildConfig {
+    std::vector<std::string> wthor_files;
+    std::string cache_dir;           // empty: no cache
+    TargetPolicy policy;
+    std::uint32_t policy_tag = 0;    // identifies the policy in cache files (a different tag is rebuilt)
+    std::uint64_t max_games = 0;     // 0: all games
+};
+
+struct BuildReport {
+    TargetStats stats;
+    std::size_t raw_samples = 0;
+    std::size_t unique_samples = 0;
+    std::size_t cached_files = 0;    // files whose samples came from the cache
+};
+
+using BuildProgress = std::function<void(const std::string& file, std::size_t index, std::size_t total,
+                                         const TargetStats& so_far)>;
+
+[[nodiscard]] Expected<std::vector<Sample>> build_training_set(const BuildConfig& config, BuildReport& report,
+                                                               const BuildProgress& progress = {});
+
+struct PhaseOutcome {
+    PhaseReport report;
+    bool resumed = false;  // taken from the existing output file, not fitted in this run
+};
+
+// Fits every phase missing from `output_path` (all phases unless `resume`), saving after each phase.
+[[nodiscard]] Expected<std::vector<PhaseOutcome>> train_weights(std::span<const Sample> samples, const FitConfig& fit,
+                                                                const std::string& output_path, bool resume,
+                                                                const FitProgress& progress = {});
+
+}  // namespace reversi::eval

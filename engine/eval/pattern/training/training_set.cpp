@@ -1,0 +1,172 @@
+#include "engine/eval/pattern/training/training_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string_view>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "engine/eval/pattern/symmetry.hpp"
+#include "engine/eval/weights/weights_file.hpp"
+
+namespace reversi::eval {
+
+std::pair<Bitboard, Bitboard> canonical_form(Bitboard player, Bitboard opponent) noexcept {
+    std::pair<Bitboard, Bitboard> best{player, opponent};
+    for (int g = 1; g < kSymmetryCount; ++g) {
+        const std::pair<Bitboard, Bitboard> image{transform(g, player), transform(g, opponent)};
+        if (image < best) best = image;
+    }
+    return best;
+}
+
+Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int theory_depth,
+                                              const TargetPolicy& policy, TargetStats& stats) {
+    auto replayed = data::replay_game(game);
+    if (!replayed) return replayed.error();
+    ++stats.games;
+    std::vector<RawSample> out;
+    if (!replayed->finished()) {
+        ++stats.unfinished_games;
+        return out;
+    }
+    const int actual_black = 2 * game.black_score - 64;
+    const int theory_black = 2 * game.theoretical_black_score - 64;
+    const auto& line = replayed->before_move;
+    // Exact scores (black's view) of the solved positions, and the anchor for blending: the exact value
+    // of the first solved position on the line, else the final result (the game ended before the limit).
+    std::vector<std::optional<int>> exact_black(line.size());
+    std::optional<int> anchor_black;
+    int anchor_empties = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const Position& pos = line[i];
+        if (pos.empty_count() > policy.exact_empties || !policy.solver) continue;
+        if (const auto v = policy.solver(pos)) {
+            exact_black[i] = pos.side == Color::Black ? *v : -*v;
+            if (!anchor_black) {
+                anchor_black = exact_black[i];
+                anchor_empties = pos.empty_count();
+            }
+        }
+    }
+    if (!anchor_black) {
+        anchor_black = actual_black;
+        anchor_empties = replayed->last.empty_count();
+    }
+    out.reserve(line.size());
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const Position& pos = line[i];
+        const int empties = pos.empty_count();
+        int black = 0;
+        if (exact_black[i]) {
+            black = *exact_black[i];
+            ++stats.exact;
+        } else if (empties >= theory_depth) {
+            black = theory_black;
+            ++stats.theoretical;
+        } else if (policy.blend && theory_depth > anchor_empties) {
+            // Linear blend between the two nearest values known for this line: the theoretical score
+            // (exact at theory_depth empties) and the anchor (exact at anchor_empties).
+            const double t = static_cast<double>(empties - anchor_empties) / (theory_depth - anchor_empties);
+            black = static_cast<int>(std::lround(t * theory_black + (1 - t) * *anchor_black));
+            ++stats.blended;
+        } else {
+            black = actual_black;
+            ++stats.actual;
+        }
+        const int target = pos.side == Color::Black ? black : -black;
+        const auto [p, o] = canonical_form(pos.player, pos.opponent);
+        out.push_back(RawSample{p, o, static_cast<std::int8_t>(target)});
+        ++stats.positions;
+    }
+    return out;
+}
+
+std::vector<Sample> deduplicate(std::vector<RawSample> raw) {
+    std::sort(raw.begin(), raw.end(), [](const RawSample& a, const RawSample& b) {
+        return a.player != b.player ? a.player < b.player : a.opponent < b.opponent;
+    });
+    std::vector<Sample> out;
+    std::size_t i = 0;
+    while (i < raw.size()) {
+        std::size_t j = i;
+        double sum = 0;
+        while (j < raw.size() && raw[j].player == raw[i].player && raw[j].opponent == raw[i].opponent) sum += raw[j++].target;
+        const auto n = static_cast<std::uint32_t>(j - i);
+        out.push_back(Sample{raw[i].player, raw[i].opponent, static_cast<float>(sum / n), n});
+        i = j;
+    }
+    return out;
+}
+
+namespace {
+
+constexpr std::uint32_t kSamplesVersion = 1;
+constexpr std::size_t kSamplesHeader = 20;
+constexpr std::size_t kRecord = 17;
+
+template <class T>
+void put(std::vector<std::uint8_t>& out, T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
+}
+template <class T>
+T get(const std::uint8_t* p) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    return static_cast<T>(v);
+}
+
+}  // namespace
+
+Expected<bool> save_samples(const std::string& path, std::uint32_t tag, const std::vector<RawSample>& samples) {
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(kSamplesHeader + kRecord * samples.size() + 4);
+    for (char c : std::string_view("RVTS")) bytes.push_back(static_cast<std::uint8_t>(c));
+    put<std::uint32_t>(bytes, kSamplesVersion);
+    put<std::uint32_t>(bytes, tag);
+    put<std::uint64_t>(bytes, samples.size());
+    for (const auto& s : samples) {
+        put<std::uint64_t>(bytes, s.player);
+        put<std::uint64_t>(bytes, s.opponent);
+        bytes.push_back(static_cast<std::uint8_t>(s.target));
+    }
+    put<std::uint32_t>(bytes, crc32(bytes));
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return make_error("samples " + tmp + ": cannot create the file");
+        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        if (!out.flush()) return make_error("samples " + tmp + ": write error");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) return make_error("samples " + path + ": cannot rename: " + ec.message());
+    return true;
+}
+
+Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint32_t tag) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error("samples " + path + ": cannot open the file");
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto fail = [&](const std::string& what) { return make_error("samples " + path + ": " + what); };
+    if (bytes.size() < kSamplesHeader + 4 || std::memcmp(bytes.data(), "RVTS", 4) != 0) return fail("not a sample cache");
+    if (get<std::uint32_t>(bytes.data() + 4) != kSamplesVersion) return fail("other cache version");
+    if (get<std::uint32_t>(bytes.data() + 8) != tag) return fail("built with another target policy");
+    const auto count = get<std::uint64_t>(bytes.data() + 12);
+    if (count > (bytes.size() - kSamplesHeader - 4) / kRecord || bytes.size() != kSamplesHeader + kRecord * count + 4) {
+        return fail("truncated or over-long");
+    }
+    if (crc32(std::span<const std::uint8_t>(bytes.data(), bytes.size() - 4)) != get<std::uint32_t>(bytes.data() + bytes.size() - 4)) {
+        return fail("corrupted (checksum mismatch)");
+    }
+    std::vector<RawSample> out(count);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        const std::uint8_t* r = bytes.data() + kSamplesHeader + kRecord * i;
+        out[i] = RawSample{get<std::uint64_t>(r), get<std::uint64_t>(r + 8), static_cast<std::int8_t>(r[16])};
+    }
+    return out;
+}
+
+}  // namespace reversi::eval

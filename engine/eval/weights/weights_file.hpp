@@ -1,0 +1,74 @@
+#pragma once
+// The pattern-evaluation weights file ("RVPW" version 1).
+//
+// Layout, all integers little-endian:
+//   offset size  field
+//        0    4  magic "RVPW"
+//        4    2  format version (kWeightsFormatVersion)
+//        6    2  phase count (kPhaseCount)
+//        8    4  weights per phase (kWeightsPerPhase: ties the file to the feature layout)
+//       12    2  empties per phase (kEmptiesPerPhase)
+//       14    2  scale: weight units per disc (kWeightScale)
+//       16    4  trained-phase mask: bit p set when phase p has been fitted (a resumable run saves
+//                partial files; a complete file has all kPhaseCount bits set)
+//       20    4  payload size in bytes
+//       24    4  CRC-32 (IEEE) of the payload
+//       28    4  CRC-32 of header bytes 0..27
+//       32     payload: for each phase in order, its kWeightsPerPhase int16 weights as tokens
+//                  varint(run of zero weights), then, unless the phase is complete, zigzag-varint(next
+//                  weight, non-zero); a phase always ends with a zero-run token.
+//                varint = LEB128 (7 bits per byte, low bits first, high bit = more bytes follow).
+// Most 3^10 configurations never occur in games, so the zero runs make the file compact.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "engine/core/expected.hpp"
+#include "engine/eval/pattern/pattern_layout.hpp"
+
+namespace reversi::eval {
+
+inline constexpr std::uint16_t kWeightsFormatVersion = 1;
+inline constexpr int kWeightScale = 32;  // a weight of 32 is one disc
+inline constexpr std::uint32_t kAllPhasesMask = (1u << kPhaseCount) - 1;
+
+struct WeightsHeader {
+    char magic[4];
+    std::uint16_t version;
+    std::uint16_t phase_count;
+    std::uint32_t weights_per_phase;
+    std::uint16_t empties_per_phase;
+    std::uint16_t scale;
+    std::uint32_t trained_mask;
+    std::uint32_t payload_size;
+    std::uint32_t payload_crc;
+    std::uint32_t header_crc;
+};
+inline constexpr std::size_t kWeightsHeaderSize = 32;
+static_assert(sizeof(WeightsHeader) == kWeightsHeaderSize, "the header is 32 bytes without padding");
+static_assert(kPhaseCount <= 32, "the trained-phase mask has 32 bits");
+
+// All weights of all phases: weights[phase * kWeightsPerPhase + index], in units of 1/kWeightScale disc.
+struct WeightSet {
+    std::vector<std::int16_t> weights = std::vector<std::int16_t>(std::size_t{kPhaseCount} * kWeightsPerPhase, 0);
+    std::uint32_t trained_mask = 0;
+
+    [[nodiscard]] const std::int16_t* phase(int p) const noexcept {
+        return weights.data() + static_cast<std::size_t>(p) * kWeightsPerPhase;
+    }
+    [[nodiscard]] std::int16_t* phase(int p) noexcept { return weights.data() + static_cast<std::size_t>(p) * kWeightsPerPhase; }
+};
+
+[[nodiscard]] std::uint32_t crc32(std::span<const std::uint8_t> bytes) noexcept;
+
+[[nodiscard]] std::vector<std::uint8_t> encode_weights(const WeightSet& set);
+// Every defect is an error naming it: short header, bad magic, other version or layout, truncated or
+// over-long payload, checksum mismatch, malformed tokens. `source` names the data in messages.
+[[nodiscard]] Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source);
+
+[[nodiscard]] Expected<WeightSet> load_weights_file(const std::string& path);
+// Writes to path + ".tmp" and renames, so an interrupted save never leaves a half-written file.
+[[nodiscard]] Expected<bool> save_weights_file(const WeightSet& set, const std::string& path);
+
+}  // namespace reversi::eval

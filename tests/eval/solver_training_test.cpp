@@ -1,0 +1,241 @@
+// The small exact solver against plain minimax, target building, and training on tiny sets.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "engine/board/variant.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
+#include "engine/eval/pattern/training/small_solver.hpp"
+#include "engine/eval/pattern/training/trainer.hpp"
+#include "tests/support/random_positions.hpp"
+
+using namespace reversi;
+using namespace reversi::eval;
+
+namespace {
+
+int minimax(const Position& pos) {
+    if (pos.is_over()) return pos.final_score();
+    if (pos.must_pass()) return -minimax(pos.pass());
+    int best = -100;
+    for (int sq : squares(pos.moves())) best = std::max(best, -minimax(pos.play(sq)));
+    return best;
+}
+
+std::string temp_path(const char* name) {
+    return (std::filesystem::temp_directory_path() / (std::string("reversi-train-test-") + name)).string();
+}
+
+// Random positions with a target that a pattern table can represent exactly (a hidden random table),
+// plus noise: fitting must recover most of it.
+std::vector<Sample> synthetic_samples(int count, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<double> hidden(kWeightsPerPhase);
+    for (auto& h : hidden) h = static_cast<double>(rng() % 2001) / 1000.0 - 1.0;
+    std::normal_distribution<double> noise(0.0, 1.0);
+    std::vector<Sample> out;
+    for (const auto& pos : testing::random_positions(Variant::Standard, count * 3, seed)) {
+        if (pos.is_over() || phase_of(pos) != 6) continue;  // 36-41 empties
+        FeatureIndices f{};
+        extract_features(pos, f);
+        double t = 0;
+        for (auto i : f) t += hidden[i];
+        out.push_back(Sample{pos.player, pos.opponent, static_cast<float>(t + noise(rng)), 1});
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("small solver equals plain minimax on random positions with up to 9 empties") {
+    std::mt19937_64 rng(5);
+    int checked = 0;
+    for (const auto& pos : testing::random_positions(Variant::Standard, 40000, 11)) {
+        if (pos.empty_count() > 9 || rng() % 4) continue;
+        REQUIRE(solve_small(pos).score == minimax(pos));
+        ++checked;
+    }
+    CHECK(checked > 300);
+}
+
+TEST_CASE("symmetric duplicates merge with the mean target") {
+    const Position a = start_position().play(make_square(5, 4));  // f5
+    const Position b = start_position().play(make_square(4, 5));  // e6: a symmetric image of f5
+    const auto ca = canonical_form(a.player, a.opponent);
+    CHECK(ca == canonical_form(b.player, b.opponent));
+    std::vector<RawSample> raw = {{ca.first, ca.second, 4}, {ca.first, ca.second, -2}, {1, 2, 7}};
+    const auto merged = deduplicate(raw);
+    REQUIRE(merged.size() == 2);
+    const auto& s = merged[0].player == ca.first ? merged[0] : merged[1];
+    CHECK(s.target == doctest::Approx(1.0));
+    CHECK(s.count == 2);
+}
+
+TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
+    const auto samples = synthetic_samples(20000, 21);
+    REQUIRE(samples.size() > 3000);
+    FitConfig config;
+    config.iterations = 40;
+    config.lambda = 1.0;
+    std::vector<std::int16_t> w1(kWeightsPerPhase), w2(kWeightsPerPhase);
+    const auto report = fit_phase(samples, 6, config, w1.data());
+    CHECK(report.train_count + report.test_count == samples.size());
+    CHECK(report.test_count > 100);
+    MESSAGE("zero MAE " << report.zero_test_mae << ", train MAE " << report.train_mae << ", test MAE " << report.test_mae);
+    CHECK(report.train_mae < 0.5 * report.zero_train_mae);
+    CHECK(report.test_mae < report.zero_test_mae);
+    const auto again = fit_phase(samples, 6, config, w2.data());
+    CHECK(w1 == w2);
+    CHECK(again.test_mae == report.test_mae);
+
+    // Overlap: more training positions (from the neighbouring phases), the same held-out ones.
+    std::vector<Sample> wider = samples;
+    for (const auto& pos : testing::random_positions(Variant::Standard, 20000, 23)) {
+        if (pos.empty_count() == 35 || pos.empty_count() == 42) wider.push_back(Sample{pos.player, pos.opponent, 1.0f, 1});
+    }
+    config.overlap = 1;
+    const auto overlapped = fit_phase(wider, 6, config, w2.data());
+    CHECK(overlapped.test_count == report.test_count);
+    CHECK(overlapped.train_count > report.train_count);
+    config.overlap = 0;
+
+    // A count threshold freezes the rarely seen weights at 0.
+    config.min_count = 3;
+    const auto pruned = fit_phase(samples, 6, config, w2.data());
+    CHECK(pruned.active_weights < report.active_weights);
+    CHECK(pruned.active_weights > 0);
+    const auto nonzero = [](const std::vector<std::int16_t>& w) { return std::count_if(w.begin(), w.end(), [](auto v) { return v != 0; }); };
+    CHECK(nonzero(w2) <= static_cast<long>(pruned.active_weights));
+    CHECK(nonzero(w2) < nonzero(w1));
+}
+
+TEST_CASE("training from WTHOR games: error drops, the file round-trips, resume keeps fitted phases") {
+    const std::string dir = testing::shared_data_dir();
+    if (dir.empty()) {
+        MESSAGE("skipped: ../shared/data is absent");
+        return;
+    }
+    BuildConfig build;
+    build.wthor_files = {dir + "/wthor/WTH_1984.wtb", dir + "/wthor/WTH_1985.wtb"};
+    build.max_games = 600;
+    build.policy.exact_empties = 6;
+    build.policy.solver = [](const Position& p) -> std::optional<int> {
+        return p.empty_count() <= 6 ? std::optional<int>(solve_small(p).score) : std::nullopt;
+    };
+    BuildReport report;
+    auto samples = build_training_set(build, report);
+    REQUIRE_MESSAGE(samples, (samples ? "" : samples.error().message));
+    CHECK(report.stats.games == 600);
+    CHECK(report.stats.exact > 0);
+    CHECK(report.stats.theoretical > 0);
+    CHECK(report.unique_samples < report.raw_samples);
+
+    FitConfig fit;
+    fit.iterations = 15;
+    const std::string out = temp_path("wthor.weights");
+    std::filesystem::remove(out);
+    auto outcomes = train_weights(*samples, fit, out, false);
+    REQUIRE(outcomes);
+    for (const auto& o : *outcomes) {
+        if (o.report.train_count < 500) continue;
+        CAPTURE(o.report.phase);
+        CHECK(o.report.train_mae < o.report.zero_train_mae);
+    }
+    auto evaluator = PatternEvaluator::from_file(out);
+    REQUIRE_MESSAGE(evaluator, (evaluator ? "" : evaluator.error().message));
+
+    // Resume: a file with only phase 0 fitted gets the other phases; phase 0 is kept as it was.
+    auto loaded = load_weights_file(out);
+    REQUIRE(loaded);
+    WeightSet partial = *loaded;
+    partial.trained_mask = 1;
+    for (int p = 1; p < kPhaseCount; ++p) std::fill(partial.phase(p), partial.phase(p) + kWeightsPerPhase, 0);
+    std::fill(partial.phase(0), partial.phase(0) + 10, 7);  // marks phase 0
+    REQUIRE(save_weights_file(partial, out));
+    auto resumed = train_weights(*samples, fit, out, true);
+    REQUIRE(resumed);
+    CHECK((*resumed)[0].resumed);
+    CHECK_FALSE((*resumed)[1].resumed);
+    auto final_set = load_weights_file(out);
+    REQUIRE(final_set);
+    CHECK(final_set->trained_mask == kAllPhasesMask);
+    CHECK(final_set->phase(0)[3] == 7);
+    CHECK(std::equal(final_set->weights.begin() + kWeightsPerPhase, final_set->weights.end(),
+                     loaded->weights.begin() + kWeightsPerPhase));  // deterministic refit
+    std::filesystem::remove(out);
+}
+
+TEST_CASE("sample caches round-trip and reject damage or another policy") {
+    const std::vector<RawSample> samples = {{1, 2, -5}, {0x8000000000000000ULL, 4, 64}, {7, 8, -64}};
+    const std::string path = temp_path("cache.samples");
+    REQUIRE(save_samples(path, 42, samples));
+    auto back = load_samples(path, 42);
+    REQUIRE(back);
+    CHECK(*back == samples);
+    CHECK_FALSE(load_samples(path, 43));
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(25);
+    f.put('\x55');
+    f.close();
+    auto damaged = load_samples(path, 42);
+    REQUIRE_FALSE(damaged);
+    CHECK(damaged.error().message.find("checksum") != std::string::npos);
+    std::filesystem::resize_file(path, 30);
+    CHECK_FALSE(load_samples(path, 42));
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("targets of one game: exact below the limit, theoretical above the theory depth, blended between") {
+    // A random game played to the end, as a WTHOR record.
+    std::mt19937_64 rng(17);
+    data::WthorGame game;
+    Position pos = start_position();
+    while (!pos.is_over()) {
+        if (pos.must_pass()) pos = pos.pass();
+        int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(pos.moves())));
+        for (int sq : squares(pos.moves())) {
+            if (pick-- == 0) {
+                game.moves.push_back(static_cast<Move>(sq));
+                pos = pos.play(sq);
+                break;
+            }
+        }
+    }
+    const int black_final = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
+    game.black_score = (black_final + 64) / 2;
+    game.theoretical_black_score = 40;  // black +16 from 24 empties on, by decree
+    TargetPolicy policy;
+    policy.exact_empties = 8;
+    policy.solver = [](const Position& p) -> std::optional<int> { return solve_small(p).score; };
+    TargetStats stats;
+    auto samples = game_samples(game, 24, policy, stats);
+    REQUIRE(samples);
+    REQUIRE(samples->size() == game.moves.size());
+    auto replay = data::replay_game(game);
+    REQUIRE(replay);
+    int anchor_black = 0;
+    for (const auto& p : replay->before_move) {
+        if (p.empty_count() == 8) anchor_black = p.side == Color::Black ? solve_small(p).score : -solve_small(p).score;
+    }
+    for (std::size_t i = 0; i < samples->size(); ++i) {
+        const Position& p = replay->before_move[i];
+        const int e = p.empty_count();
+        const int sign = p.side == Color::Black ? 1 : -1;
+        const int target = (*samples)[i].target;
+        CAPTURE(e);
+        if (e <= 8) {
+            CHECK(target == solve_small(p).score);
+        } else if (e >= 24) {
+            CHECK(target == sign * 16);
+        } else {
+            const double t = (e - 8) / 16.0;
+            CHECK(target == sign * static_cast<int>(std::lround(t * 16 + (1 - t) * anchor_black)));
+        }
+    }
+    CHECK(stats.exact == 8);
+    CHECK(stats.blended == 15);
+}

@@ -1,0 +1,95 @@
+// Board symmetries and pattern features: the fast paths against square-by-square references.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <set>
+
+#include "engine/eval/pattern/features.hpp"
+#include "tests/support/random_positions.hpp"
+
+using namespace reversi;
+using namespace reversi::eval;
+
+namespace {
+
+Bitboard reference_transform(int g, Bitboard b) {
+    Bitboard out = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        if (b & square_bit(sq)) out |= square_bit(map_square(g, sq));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("bitboard symmetries agree with the square map on random boards") {
+    std::mt19937_64 rng(7);
+    std::set<int> images_of_b1;
+    for (int g = 0; g < kSymmetryCount; ++g) {
+        images_of_b1.insert(map_square(g, 1));
+        for (int sq = 0; sq < 64; ++sq) CHECK(unmap_square(g, map_square(g, sq)) == sq);
+        for (int i = 0; i < 2000; ++i) {
+            const Bitboard b = rng();
+            REQUIRE(transform(g, b) == reference_transform(g, b));
+        }
+    }
+    CHECK(images_of_b1.size() == 8);  // the 8 symmetries are distinct
+}
+
+TEST_CASE("pattern instances: distinct square sets, each inside the board, shapes as documented") {
+    std::set<std::pair<int, Bitboard>> sets;
+    for (const auto& inst : kInstances) {
+        Bitboard mask = 0;
+        for (int k = 0; k < kShapes[inst.shape].size; ++k) {
+            REQUIRE(inst.squares[k] >= 0);
+            REQUIRE(inst.squares[k] < 64);
+            mask |= square_bit(inst.squares[k]);
+        }
+        CHECK(popcount(mask) == kShapes[inst.shape].size);
+        CHECK(sets.insert({inst.shape, mask}).second);
+    }
+    // Every square is covered by some instance and corners by many.
+    Bitboard covered = 0;
+    int corner_a1 = 0;
+    for (const auto& [shape, mask] : sets) {
+        covered |= mask;
+        corner_a1 += (mask & 1) ? 1 : 0;
+    }
+    CHECK(covered == ~Bitboard{0});
+    CHECK(corner_a1 == 6);  // diag8, 2 edges, corner 3x3, 2 corner 2x5
+}
+
+TEST_CASE("fast features equal the reference features on 100,000 random positions") {
+    const auto positions = testing::random_positions(Variant::Standard, 100000, 99);
+    FeatureIndices fast{};
+    FeatureIndices ref{};
+    for (const auto& pos : positions) {
+        extract_features(pos, fast);
+        extract_features_reference(pos, ref);
+        REQUIRE(fast == ref);
+        for (int i = 0; i < kFeatureCount; ++i) REQUIRE(fast[i] < static_cast<std::uint32_t>(kWeightsPerPhase));
+    }
+}
+
+TEST_CASE("features of crafted positions") {
+    // Empty board: every pattern reads configuration 0; mobility 0 for both; 64 empties are even.
+    Position empty{0, 0};
+    FeatureIndices f{};
+    extract_features(empty, f);
+    for (int i = 0; i < kInstanceCount; ++i) CHECK(f[i] == static_cast<std::uint32_t>(kShapeOffsets[kInstances[i].shape]));
+    CHECK(f[kInstanceCount] == kMobilityOffset);
+    CHECK(f[kInstanceCount + 2] == kParityOffset);
+    // A single disc of the side to move on a1: digit 1 at square 0 of each instance that starts at a1.
+    Position a1{square_bit(0), 0};
+    extract_features(a1, f);
+    int ones = 0;
+    for (int i = 0; i < kInstanceCount; ++i) {
+        const auto local = f[i] - static_cast<std::uint32_t>(kShapeOffsets[kInstances[i].shape]);
+        if (local != 0) {
+            ++ones;
+            CHECK(local == 1);  // a1 is square 0 of every canonical shape that contains it
+        }
+    }
+    CHECK(ones == 6);
+    CHECK(f[kInstanceCount + 2] == kParityOffset + 1);  // 63 empties: odd
+}

@@ -1,0 +1,98 @@
+// reversi-train end to end on a tiny configuration: train, resume, measure, embed, and clear errors.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "engine/eval/pattern/pattern_evaluator.hpp"
+#include "tests/support/random_positions.hpp"
+
+namespace {
+
+struct Run {
+    int status = -1;
+    std::string output;  // stdout and stderr
+};
+
+Run run(const std::string& args) {
+    const std::string command = std::string(REVERSI_BINARY_DIR) + "/tools/reversi-train " + args + " 2>&1";
+    Run r;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return r;
+    std::array<char, 4096> buffer{};
+    while (fgets(buffer.data(), static_cast<int>(buffer.size()), pipe)) r.output += buffer.data();
+    r.status = pclose(pipe);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("reversi-train: --help, bad commands and options are reported") {
+    if (!std::filesystem::exists(std::string(REVERSI_BINARY_DIR) + "/tools/reversi-train")) {
+        MESSAGE("skipped: reversi-train is not built");
+        return;
+    }
+    const Run help = run("--help");
+    CHECK(help.status == 0);
+    CHECK(help.output.find("measure") != std::string::npos);
+    CHECK(run("--version").status == 0);
+    const Run unknown = run("fly");
+    CHECK(unknown.status != 0);
+    CHECK(unknown.output.find("unknown command") != std::string::npos);
+    const Run missing = run("measure --weights /nonexistent.weights x.obf");
+    CHECK(missing.status != 0);
+    CHECK(missing.output.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut and embed") {
+    const std::string data = reversi::testing::shared_data_dir();
+    if (data.empty() || !std::filesystem::exists(std::string(REVERSI_BINARY_DIR) + "/tools/reversi-train")) {
+        MESSAGE("skipped: ../shared/data is absent or reversi-train is not built");
+        return;
+    }
+    const auto dir = std::filesystem::temp_directory_path() / "reversi-train-cli-test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string out = (dir / "tiny.weights").string();
+    const std::string common = "train --wthor " + data + "/wthor --max-games 300 --exact-empties 6 --iterations 8 --out " + out;
+    const Run trained = run(common);
+    REQUIRE_MESSAGE(trained.status == 0, trained.output);
+    CHECK(trained.output.find("training set: ") != std::string::npos);
+    CHECK(trained.output.find("test-MAE") != std::string::npos);
+    REQUIRE(reversi::eval::PatternEvaluator::from_file(out));
+
+    const Run resumed = run(common + " --resume");
+    REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
+    CHECK(resumed.output.find("kept from") != std::string::npos);  // every phase was already fitted
+
+    const Run measured = run("measure --weights " + out + " --depths 2 " + data + "/endgame-hard/hard-20.obf");
+    REQUIRE_MESSAGE(measured.status == 0, measured.output);
+    CHECK(measured.output.find("pattern") != std::string::npos);
+    CHECK(measured.output.find("heuristic") != std::string::npos);
+
+    const Run probcut = run("probcut --weights " + out + " --wthor " + data + "/wthor --positions 40 --pairs 1:2");
+    REQUIRE_MESSAGE(probcut.status == 0, probcut.output);
+    CHECK(probcut.output.find("sigma") != std::string::npos);
+    CHECK(run("probcut --pairs 3:2").status != 0);
+
+    const Run embedded = run("embed --in " + out + " --out " + (dir / "w.cpp").string());
+    REQUIRE_MESSAGE(embedded.status == 0, embedded.output);
+    CHECK(std::filesystem::file_size(dir / "w.cpp") > std::filesystem::file_size(out));
+
+    // A damaged file is refused with the reason.
+    {
+        std::fstream f(out, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(100);
+        const int byte = f.get();
+        f.seekp(100);
+        f.put(static_cast<char>(byte ^ 0x55));
+    }
+    const Run refused = run("embed --in " + out + " --out " + (dir / "w2.cpp").string());
+    CHECK(refused.status != 0);
+    CHECK(refused.output.find("checksum") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}

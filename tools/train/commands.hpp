@@ -1,0 +1,13 @@
+#pragma once
+// The subcommands of reversi-train (one file each).
+#include "protocol/cli/command_line.hpp"
+
+namespace reversi::train {
+
+int run_train(const cli::ParsedArgs& args);    // train.cpp
+int run_measure(const cli::ParsedArgs& args);  // measure.cpp
+int run_bench(const cli::ParsedArgs& args);    // bench.cpp
+int run_embed(const cli::ParsedArgs& args);    // embed.cpp
+int run_probcut(const cli::ParsedArgs& args);  // probcut.cpp
+
+}  // namespace reversi::train

@@ -1,0 +1,63 @@
+// reversi-train: builds training positions from WTHOR games, fits the pattern evaluation's weights,
+// measures evaluation accuracy and speed, and embeds a weights file into the engine's sources.
+#include <cstdio>
+#include <string>
+
+#include "protocol/cli/logging.hpp"
+#include "tools/train/commands.hpp"
+
+using namespace reversi;
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec{
+        "reversi-train", "reversi-train COMMAND [options] [files]",
+        "Training and measurement of the pattern evaluation. Commands:\n"
+        "  train   [--wthor DIR] --out FILE   build samples from the WTHOR games and fit every phase;\n"
+        "          prints train/test error per phase; with --resume, continues an interrupted run\n"
+        "          (cached samples in --cache DIR, phases already in --out are kept)\n"
+        "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
+        "          evaluations against the exact score of every listed move (position after the move);\n"
+        "          with --depths, also fixed-depth searches from each position\n"
+        "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
+        "  embed   --in FILE --out FILE.cpp   writes the C++ source that embeds a weights file\n"
+        "  probcut [--positions N] [--pairs 2:4,3:6,4:8]  shallow vs deep search values on WTHOR\n"
+        "          positions: per phase, deep = a * shallow + b and the residual sigma (Multi-ProbCut data)\n"
+        "Results go to stdout, progress and logs to stderr.",
+        {{"wthor", true, "folder of WTH_*.wtb files (default ../shared/data/wthor, from the project root)"},
+         {"out", true, "train: weights file to write; embed: .cpp to write"},
+         {"in", true, "embed: weights file to read"},
+         {"cache", true, "train: folder for per-file sample caches (resumable build)"},
+         {"resume", false, "train: keep the phases already fitted in --out"},
+         {"exact-empties", true, "train: solve positions with at most N empties exactly (default 12, max 16)"},
+         {"targets", true, "train: blend (default: theoretical/exact blend below the theory depth) or final (final result)"},
+         {"lambda", true, "train: L2 regularisation (default 5)"},
+         {"iterations", true, "train: conjugate-gradient iterations per phase (default 60)"},
+         {"overlap", true, "train: also fit each phase on positions up to N empties outside it (default 0)"},
+         {"min-count", true, "train: weights seen in fewer training positions stay 0 (default 3)"},
+         {"test-permille", true, "train: held-out share in permille (default 100)"},
+         {"seed", true, "train: seed of the held-out split (default 1)"},
+         {"max-games", true, "train: use only the first N games (0 = all)"},
+         {"weights", true, "measure/bench: weights file (default: the embedded weights)"},
+         {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
+         {"positions", true, "bench: number of positions (default 200000); probcut: (default 2000)"},
+         {"pairs", true, "probcut: shallow:deep depth pairs (default 2:4,3:6,4:8)"},
+         {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
+        "Reproduce the shipped weights: see docs/readme/eval.md."};
+    auto parsed = cli::parse_command_line(spec, argc, argv);
+    if (parsed.exit_code) return *parsed.exit_code;
+    if (!cli::init_logging("reversi-train", parsed.args.get("log-level", "info"))) return 2;
+    auto& args = parsed.args;
+    if (args.positional.empty()) {
+        std::fprintf(stderr, "reversi-train: missing command (train, measure, bench, embed or probcut); see --help\n");
+        return 2;
+    }
+    const std::string command = args.positional.front();
+    args.positional.erase(args.positional.begin());
+    if (command == "train") return train::run_train(args);
+    if (command == "measure") return train::run_measure(args);
+    if (command == "bench") return train::run_bench(args);
+    if (command == "embed") return train::run_embed(args);
+    if (command == "probcut") return train::run_probcut(args);
+    std::fprintf(stderr, "reversi-train: unknown command '%s' (train, measure, bench, embed or probcut)\n", command.c_str());
+    return 2;
+}

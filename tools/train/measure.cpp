@@ -1,0 +1,134 @@
+// reversi-train measure: accuracy of static evaluations against exact scores from OBF files.
+// For every listed move of every position, the position after the move is evaluated and compared with
+// the exact score of that move (negated: the other side is to move after it). Also reported: the disc
+// loss of the move a 1-ply search with the evaluation would choose (best listed score minus its score;
+// ties go to the lowest square).
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "engine/board/notation.hpp"
+#include "engine/eval/heuristic.hpp"
+#include "engine/eval/pattern/baseline_evaluators.hpp"
+#include "tools/train/commands.hpp"
+#include "tools/train/evaluator_choice.hpp"
+#include "tools/train/search_measure.hpp"
+
+namespace reversi::train {
+
+namespace {
+
+class ZeroEvaluator final : public Evaluator {
+public:
+    [[nodiscard]] int evaluate(const Position&) const noexcept override { return 0; }
+    [[nodiscard]] std::string_view name() const noexcept override { return "zero"; }
+};
+
+struct Tally {
+    double abs_error = 0;
+    double sq_error = 0;
+    long long moves = 0;
+    double loss = 0;
+    long long positions = 0;
+};
+
+}  // namespace
+
+int run_measure(const cli::ParsedArgs& args) {
+    if (args.positional.empty()) {
+        std::fprintf(stderr, "reversi-train: measure needs OBF files\n");
+        return 2;
+    }
+    auto pattern = load_pattern_evaluator(args);
+    if (!pattern) return 1;
+    const ZeroEvaluator zero;
+    const eval::DiscDifferenceEvaluator discs;
+    const eval::MobilityCornerEvaluator mobility;
+    const HeuristicEvaluator heuristic;
+    const std::vector<const Evaluator*> evaluators = {&zero, &discs, &mobility, &heuristic, &*pattern};
+    std::vector<int> depths;
+    const std::string depth_list = args.get("depths", "");
+    for (const char* p = depth_list.c_str(); *p;) {
+        char* end = nullptr;
+        const long d = std::strtol(p, &end, 10);
+        if (end == p || d < 1 || d > 20) {
+            std::fprintf(stderr, "reversi-train: --depths: expected a list like 2,4,8 of depths 1-20\n");
+            return 2;
+        }
+        depths.push_back(static_cast<int>(d));
+        p = *end == ',' ? end + 1 : end;
+    }
+    std::vector<std::vector<ObfEntry>> all_entries;
+
+    std::printf("%-28s %-18s %9s %8s %8s %14s\n", "file", "evaluation", "moves", "MAE", "RMSE", "1-ply loss");
+    for (const auto& path : args.positional) {
+        auto entries = read_obf_file(path);
+        if (!entries) {
+            std::fprintf(stderr, "reversi-train: %s\n", entries.error().message.c_str());
+            return 1;
+        }
+        all_entries.push_back(*entries);
+        std::vector<Tally> tallies(evaluators.size());
+        for (const auto& entry : *entries) {
+            const auto best = entry.best_score();
+            if (!best) continue;
+            for (std::size_t e = 0; e < evaluators.size(); ++e) {
+                int chosen_score = 0;
+                int chosen_value = -1000;
+                bool any = false;
+                // Moves in square order (not the file's best-first order, which would favour ties).
+                for (int move : squares(entry.position.moves())) {
+                    const auto listed = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
+                                                     [&](const auto& ms) { return ms.first == move; });
+                    if (listed == entry.move_scores.end()) continue;
+                    const int score = listed->second;
+                    const Position after = entry.position.play(move);
+                    const int value = -evaluators[e]->evaluate(after);
+                    const double err = value - score;
+                    tallies[e].abs_error += std::abs(err);
+                    tallies[e].sq_error += err * err;
+                    ++tallies[e].moves;
+                    if (!any || value > chosen_value) {
+                        chosen_value = value;
+                        chosen_score = score;
+                        any = true;
+                    }
+                }
+                if (any) {
+                    tallies[e].loss += *best - chosen_score;
+                    ++tallies[e].positions;
+                }
+            }
+        }
+        const std::string name = std::filesystem::path(path).filename().string();
+        for (std::size_t e = 0; e < evaluators.size(); ++e) {
+            const Tally& t = tallies[e];
+            const double n = t.moves ? static_cast<double>(t.moves) : 1.0;
+            std::printf("%-28s %-18s %9lld %8.2f %8.2f %14.2f\n", name.c_str(), std::string(evaluators[e]->name()).c_str(),
+                        t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
+                        t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
+        }
+    }
+    if (depths.empty()) return 0;
+    std::printf("\nfixed-depth NegaScout searches: |root value - exact value| and disc loss of the chosen move\n");
+    std::printf("%-28s %-18s %6s %9s %8s %10s %12s\n", "file", "evaluation", "depth", "positions", "MAE", "move loss",
+                "nodes/search");
+    for (std::size_t f = 0; f < all_entries.size(); ++f) {
+        const std::string name = std::filesystem::path(args.positional[f]).filename().string();
+        for (const Evaluator* e : {static_cast<const Evaluator*>(&heuristic), static_cast<const Evaluator*>(&*pattern)}) {
+            for (int depth : depths) {
+                const auto a = measure_search(all_entries[f], *e, depth);
+                std::printf("%-28s %-18s %6d %9lld %8.2f %10.2f %12.0f\n", name.c_str(), std::string(e->name()).c_str(),
+                            depth, a.positions, a.value_mae, a.move_loss, a.nodes);
+                std::fflush(stdout);
+            }
+        }
+    }
+    return 0;
+}
+
+}  // namespace reversi::train
