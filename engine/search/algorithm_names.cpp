@@ -44,3 +44,17 @@ std::string_view algorithm_name(Algorithm a) noexcept {
 }
 
 }  // namespace reversi
+
+namespace reversi {
+
+Expected<EvalKind> parse_eval_kind(std::string_view name) {
+    std::string lower(name);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower == "pattern") return EvalKind::Pattern;
+    if (lower == "heuristic") return EvalKind::Heuristic;
+    return make_error("unknown evaluation '" + std::string(name) + "' (expected pattern or heuristic)");
+}
+
+std::string_view eval_kind_name(EvalKind e) noexcept { return e == EvalKind::Pattern ? "pattern" : "heuristic"; }
+
+}  // namespace reversi

@@ -1,4 +1,5 @@
 #pragma once
+#include <vector>
 // One call of a named algorithm at the root of any game: the entry point of the iterative-deepening
 // driver (engine/search/searcher.cpp), of the tests and of the comparison tool.
 #include "engine/search/algorithms.hpp"
@@ -12,6 +13,7 @@ struct RootSearch {
     Move best_move = kNoMove;  // kNoMove when no root move was proven best (e.g. a fail-hard fail low)
     bool complete = true;      // false when the search was stopped
     int null_window_searches = 0;
+    std::vector<Move> pv;      // filled by the dedicated endgame solver; empty: read the table
 };
 
 // Whether the algorithm takes a window (and so can run inside aspiration windows).

@@ -30,6 +30,12 @@ enum class Algorithm : std::uint8_t {
 [[nodiscard]] Expected<Algorithm> parse_algorithm(std::string_view name);
 [[nodiscard]] std::string_view algorithm_name(Algorithm a) noexcept;
 
+// The midgame evaluation at the horizon: the trained pattern evaluation (8x8 only; the other variants
+// always use the heuristic) or the hand-written heuristic one (for textbook experiments).
+enum class EvalKind : std::uint8_t { Pattern, Heuristic };
+[[nodiscard]] Expected<EvalKind> parse_eval_kind(std::string_view name);
+[[nodiscard]] std::string_view eval_kind_name(EvalKind e) noexcept;
+
 // None: ascending square index; Fixed: SearchOptions::fixed_order first (then ascending), TT move first.
 enum class MoveOrdering : std::uint8_t { Normal, None, Fixed };
 
@@ -42,6 +48,8 @@ struct SearchOptions {
     int threads = 1;
     int multipv = 1;
     std::vector<Move> fixed_order;  // squares in priority order, for MoveOrdering::Fixed
+    EvalKind evaluation = EvalKind::Pattern;
+    bool dedicated_endgame = true;  // exact solves through engine/endgame/ where it applies (exact_solve.hpp)
 };
 
 struct SearchLimits {

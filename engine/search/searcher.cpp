@@ -3,7 +3,8 @@
 // helper threads, and the exact endgame solve behind solve_exact().
 //
 // Iterations. Depth 1, 2, ... up to the depth limit (or to the end of the game). An iteration at a depth
-// >= the number of empty squares is the exact solve (solve_exact). With `solve`/`wld` the midgame
+// >= the number of empty squares is the exact solve: the dedicated endgame solver (engine/endgame/) in
+// the engine's own configuration (exact_solve.hpp says when), else the generic search (solve_exact). With `solve`/`wld` the midgame
 // iterations stop at depth 8 (they only fill the table and the move order) and the next iteration is the
 // solve. IterativeDeepening = off runs the last iteration alone.
 //
@@ -19,26 +20,66 @@
 #include "engine/search/searcher.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
+#include <string>
 #include <thread>
 
 #include "engine/eval/heuristic.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
+#include "engine/search/exact_solve.hpp"
 #include "engine/search/move_ordering.hpp"
 #include "engine/search/run_algorithm.hpp"
 #include "engine/search/transposition_table.hpp"
 
 namespace reversi {
 
+namespace {
+
+// The embedded default weights, decoded once per process (immutable afterwards) and shared by sessions.
+const Expected<eval::PatternEvaluator>& embedded_pattern() {
+    static const Expected<eval::PatternEvaluator> pattern = eval::PatternEvaluator::embedded_default();
+    return pattern;
+}
+
+}  // namespace
+
 struct Searcher::Impl {
     TranspositionTable tt;
     SearchOptions options;
-    HeuristicEvaluator evaluator;
+    HeuristicEvaluator heuristic;
+    std::optional<eval::PatternEvaluator> pattern;
+    std::string evaluation_status;
+    // The exact solver's own table, allocated on the first dedicated solve with the size of `tt`.
+    std::unique_ptr<endgame::EndgameSolver> endgame;
 
-    explicit Impl(std::size_t mib) : tt(mib) {}
+    explicit Impl(std::size_t mib) : tt(mib) {
+        const auto& embedded = embedded_pattern();
+        if (embedded) {
+            pattern = *embedded;
+            evaluation_status = "pattern weights: embedded default";
+        } else {
+            evaluation_status = "pattern weights unusable, heuristic evaluation in use: " + embedded.error().message;
+        }
+    }
+
+    [[nodiscard]] const Evaluator& evaluator_for(const Position& pos) const noexcept {
+        if (options.evaluation == EvalKind::Pattern && pattern && pos.playable == ~Bitboard{0}) return *pattern;
+        return heuristic;
+    }
+    endgame::EndgameSolver& endgame_solver() {
+        if (!endgame) endgame = std::make_unique<endgame::EndgameSolver>(tt.size_mib());
+        return *endgame;
+    }
 };
 
 Searcher::Searcher(std::size_t hash_mib) : impl_(std::make_unique<Impl>(hash_mib)) {}
 Searcher::~Searcher() = default;
-bool Searcher::set_hash_size(std::size_t mib) { return impl_->tt.resize(mib); }
+bool Searcher::set_hash_size(std::size_t mib) {
+    if (!impl_->tt.resize(mib)) return false;
+    if (impl_->endgame && !impl_->endgame->set_hash_size(mib)) impl_->endgame.reset();  // reallocated on use
+    return true;
+}
 std::size_t Searcher::hash_size() const noexcept { return impl_->tt.size_mib(); }
 void Searcher::set_options(const SearchOptions& options) {
     impl_->options = options;
@@ -46,7 +87,24 @@ void Searcher::set_options(const SearchOptions& options) {
     impl_->options.multipv = std::clamp(options.multipv, 1, 64);
 }
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
-void Searcher::clear() { impl_->tt.clear(); }
+void Searcher::clear() {
+    impl_->tt.clear();
+    if (impl_->endgame) impl_->endgame->clear();
+}
+
+Expected<std::string> Searcher::load_weights(const std::string& path) {
+    auto loaded = eval::PatternEvaluator::from_file(path);
+    if (!loaded) return loaded.error();
+    impl_->pattern = std::move(*loaded);
+    impl_->evaluation_status = "pattern weights: " + path;
+    return impl_->evaluation_status;
+}
+
+std::string_view Searcher::evaluation_name(const Position& pos) const noexcept {
+    return impl_->evaluator_for(pos).name();
+}
+
+const std::string& Searcher::evaluation_status() const noexcept { return impl_->evaluation_status; }
 
 namespace {
 
@@ -76,10 +134,12 @@ RootSearch solve_exact(OthelloContext& ctx, const OthelloState& root, Algorithm 
 // One thread's iterative deepening.
 class Driver {
 public:
+    using ExactSolver = std::function<RootSearch()>;
+
     Driver(OthelloContext& ctx, const SearchOptions& options, const SearchLimits& limits, const OthelloState& root,
-           std::vector<Move> root_moves)
+           std::vector<Move> root_moves, ExactSolver exact_solver = {})
         : ctx_(ctx), options_(options), limits_(limits), root_(root), root_moves_(std::move(root_moves)),
-          empties_(root.pos.empty_count()) {}
+          empties_(root.pos.empty_count()), exact_solver_(std::move(exact_solver)) {}
 
     // The depths to iterate, in order.
     [[nodiscard]] std::vector<int> schedule(int first_depth) const {
@@ -97,7 +157,9 @@ public:
     // One iteration at `depth` for the allowed root moves; `prev` is the previous score (if any).
     RootSearch iterate(int depth, const std::vector<Move>& allowed, std::optional<int> prev) {
         ctx_.root_moves = allowed;
-        if (depth >= empties_) return solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
+        if (depth >= empties_) {
+            return exact_solver_ ? exact_solver_() : solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
+        }
         const Algorithm a = options_.algorithm;
         if (!prev || !options_.aspiration || !takes_window(a)) {
             return run_algorithm(a, ctx_, root_, depth, -kInfinity, kInfinity, prev.value_or(0));
@@ -129,6 +191,7 @@ private:
     OthelloState root_;
     std::vector<Move> root_moves_;
     int empties_;
+    ExactSolver exact_solver_;
 };
 
 // The principal variation: the best move, then the table's moves while they are legal.
@@ -186,7 +249,11 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     }
     const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
     const OthelloOrder order(options.ordering, options.fixed_order);
-    const EvaluatorCall eval{&impl_->evaluator};
+    const EvaluatorCall eval{&impl_->evaluator_for(pos)};
+    MoveList legal;
+    root.generate_moves(legal);
+    const bool dedicated_solve =
+        endgame_solver_applies(pos, options, root_moves.size() == static_cast<std::size_t>(legal.size()));
 
     OthelloContext ctx{eval, order, tt, &stop};
     if (!limits.infinite) {
@@ -205,6 +272,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             Driver driver(hctx, options, limits, root, root_moves);
             std::optional<int> prev;
             for (int depth : driver.schedule(1 + static_cast<int>(i % 2))) {
+                if (dedicated_solve && driver.is_exact_depth(depth)) break;  // the solver has its own threads
                 const RootSearch r = driver.iterate(depth, root_moves, prev);
                 if (!r.complete) break;
                 prev = r.value;
@@ -221,7 +289,34 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         result.pv = {list[0]};
     }
 
-    Driver driver(ctx, options, limits, root, root_moves);
+    Driver::ExactSolver exact_solver;
+    if (dedicated_solve) {
+        exact_solver = [&]() {
+            ExactSolveRequest request;
+            request.wld = limits.wld;
+            request.threads = options.threads;
+            request.stop = &stop;
+            if (!limits.infinite) {
+                if (limits.hard_time) request.deadline = start + *limits.hard_time;
+                if (limits.nodes) request.node_limit = *limits.nodes > ctx.nodes ? *limits.nodes - ctx.nodes : 1;
+            }
+            helpers_stop.store(true, std::memory_order_relaxed);  // free the cores for the solver's threads
+            const ExactSolveOutcome o = run_endgame_solver(impl_->endgame_solver(), pos, request);
+            ctx.nodes += o.nodes;
+            RootSearch r;
+            r.value = o.value;
+            r.best_move = o.best_move;
+            r.complete = o.complete;
+            r.pv = o.pv;
+            if (!o.complete && o.best_move != kNoMove) {  // a stopped solve's best move so far
+                ctx.root_best = o.best_move;
+                ctx.root_moves_done = 1;
+            }
+            if (!o.complete) ctx.aborted = true;
+            return r;
+        };
+    }
+    Driver driver(ctx, options, limits, root, root_moves, exact_solver);
     std::vector<std::optional<int>> prev(static_cast<std::size_t>(options.multipv));
     for (int depth : driver.schedule(1)) {
         if (!limits.infinite && limits.soft_time && result.depth > 0 && elapsed(start) >= *limits.soft_time) break;
@@ -261,7 +356,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.leaves = ctx.leaves;
             report.time = elapsed(start);
             report.hashfull = tt ? tt->hashfull() : 0;
-            report.pv = principal_variation(tt, root, r.best_move, depth);
+            report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
                 result.best_move = r.best_move;
                 result.score = r.value;

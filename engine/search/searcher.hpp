@@ -25,6 +25,15 @@ public:
     // Clears the transposition table and history (ucinewgame).
     void clear();
 
+    // Loads pattern weights from a file for EvalKind::Pattern; on error the current weights stay and the
+    // error says why. The embedded default weights are loaded at construction; when they are unusable,
+    // EvalKind::Pattern falls back to the heuristic evaluation (see evaluation_status()).
+    [[nodiscard]] Expected<std::string> load_weights(const std::string& path);
+    // Which evaluation a search of `pos` uses with the current options ("pattern" or "heuristic").
+    [[nodiscard]] std::string_view evaluation_name(const Position& pos) const noexcept;
+    // One line on the pattern weights: where they came from, or why the fallback is in use.
+    [[nodiscard]] const std::string& evaluation_status() const noexcept;
+
     [[nodiscard]] SearchResult search(const Position& pos, const SearchLimits& limits, const SearchCallbacks& callbacks,
                                       const std::atomic<bool>& stop);
 

@@ -36,6 +36,7 @@ TEST_CASE("Searcher: go depth N gives the depth-N minimax value for every algori
         for (Algorithm a : kAllAlgorithms) {
             for (int variant = 0; variant < 4; ++variant) {
                 SearchOptions o;
+                o.evaluation = EvalKind::Heuristic;  // the reference values use the heuristic evaluation
                 o.algorithm = a;
                 o.iterative_deepening = variant & 1;
                 o.aspiration = variant & 2;
@@ -123,6 +124,7 @@ TEST_CASE("Searcher: MultiPV reports one line per rank with distinct moves, best
     const std::atomic<bool> stop{false};
     Searcher searcher(4);
     SearchOptions o;
+    o.evaluation = EvalKind::Heuristic;  // the reference values use the heuristic evaluation
     o.multipv = 3;
     searcher.set_options(o);
     SearchLimits limits;
@@ -202,6 +204,7 @@ TEST_CASE("Searcher: helper threads share the table and return a legal move") {
     const std::atomic<bool> stop{false};
     Searcher searcher(8);
     SearchOptions o;
+    o.evaluation = EvalKind::Heuristic;  // the reference values use the heuristic evaluation
     o.threads = 2;
     searcher.set_options(o);
     SearchLimits limits;
@@ -262,6 +265,7 @@ TEST_CASE("bench: the node total is deterministic") {
 TEST_CASE("Searcher: the article's diamond-parallel count through the options (fixed order, TT off, ID off)") {
     Searcher searcher(1);
     SearchOptions o;
+    o.evaluation = EvalKind::Heuristic;  // the reference values use the heuristic evaluation
     o.algorithm = Algorithm::AlphaBeta;
     o.use_tt = false;
     o.iterative_deepening = false;

@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
          {"start", false, "add the variant's start position"},
          {"id", true, "iterative deepening on/off (default on: a cell counts iterations 1..depth)"},
          {"aspiration", true, "aspiration windows on/off (default on)"},
+         {"eval", true, "evaluation at the horizon: heuristic or pattern (default heuristic)"},
          {"hash", true, "table size in MiB (default 64)"},
          {"time-limit", true, "seconds per cell (default 60)"},
          {"csv", true, "write every cell to this CSV file"},
@@ -188,6 +189,11 @@ int main(int argc, char** argv) {
     options.use_tt = *tt;
     options.iterative_deepening = *id;
     options.aspiration = *aspiration;
+    options.dedicated_endgame = false;  // every algorithm, negascout included, solves with its own search
+    const std::string eval_name = args.get("eval", "heuristic");
+    auto eval_kind = parse_eval_kind(eval_name);
+    if (!eval_kind) return fail("--eval: " + eval_kind.error().message);
+    options.evaluation = *eval_kind;
     const std::string ordering = args.get("ordering", "normal");
     if (ordering == "none") {
         options.ordering = MoveOrdering::None;
@@ -239,9 +245,9 @@ int main(int argc, char** argv) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::printf("settings: tt %s, ordering %s, iterative deepening %s, aspiration %s, hash %lld MiB, 1 thread, "
-                "%lld s per cell\n\n",
-                options.use_tt ? "on" : "off", ordering.c_str(), options.iterative_deepening ? "on" : "off",
+    std::printf("settings: eval %s, tt %s, ordering %s, iterative deepening %s, aspiration %s, hash %lld MiB, "
+                "1 thread, %lld s per cell\n\n",
+                eval_name.c_str(), options.use_tt ? "on" : "off", ordering.c_str(), options.iterative_deepening ? "on" : "off",
                 options.aspiration ? "on" : "off", static_cast<long long>(*hash), static_cast<long long>(*limit));
     std::printf("%s", format_tables(m).c_str());
     std::printf("searches took %.1f s\n\n", seconds);
