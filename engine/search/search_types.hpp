@@ -30,7 +30,8 @@ enum class Algorithm : std::uint8_t {
 [[nodiscard]] Expected<Algorithm> parse_algorithm(std::string_view name);
 [[nodiscard]] std::string_view algorithm_name(Algorithm a) noexcept;
 
-enum class MoveOrdering : std::uint8_t { Normal, None };  // None: ascending square index
+// None: ascending square index; Fixed: SearchOptions::fixed_order first (then ascending), TT move first.
+enum class MoveOrdering : std::uint8_t { Normal, None, Fixed };
 
 struct SearchOptions {
     Algorithm algorithm = Algorithm::NegaScout;
@@ -40,6 +41,7 @@ struct SearchOptions {
     MoveOrdering ordering = MoveOrdering::Normal;
     int threads = 1;
     int multipv = 1;
+    std::vector<Move> fixed_order;  // squares in priority order, for MoveOrdering::Fixed
 };
 
 struct SearchLimits {

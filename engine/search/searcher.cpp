@@ -1,118 +1,293 @@
-// PLACEHOLDER implementation of the Searcher facade: iterative deepening over a plain fail-soft
-// alpha-beta with disc-count evaluation, no TT. It honours the limits, the stop flag and the callbacks so
-// that front ends can be built against the real interface; the search work replaces this file.
+// The Searcher facade: iterative deepening over the generic algorithms (engine/search/run_algorithm.hpp)
+// on Othello positions, with the session's transposition table, aspiration windows, MultiPV, lazy-SMP
+// helper threads, and the exact endgame solve behind solve_exact().
+//
+// Iterations. Depth 1, 2, ... up to the depth limit (or to the end of the game). An iteration at a depth
+// >= the number of empty squares is the exact solve (solve_exact). With `solve`/`wld` the midgame
+// iterations stop at depth 8 (they only fill the table and the move order) and the next iteration is the
+// solve. IterativeDeepening = off runs the last iteration alone.
+//
+// Aspiration windows (algorithms that take a window: alphabeta, alphabeta-hard, negascout), from the
+// second iteration on: the window is [prev - 2, prev + 2] around the previous iteration's score; on a
+// fail low the lower edge moves to prev - 4, then prev - 8, prev - 16, then -infinity (the upper edge
+// likewise on a fail high); each failure doubles the half-width. The other algorithms always search the
+// full range (MTD(f) takes the previous score as its first guess).
+//
+// Threads > 1: helper threads run the same iterative deepening on their own copies of the position and
+// share only the transposition table (lazy SMP); odd helpers start one ply deeper. The main thread's
+// iterations are the ones reported; the result's node and leaf counts include the helpers'.
 #include "engine/search/searcher.hpp"
 
 #include <algorithm>
 #include <thread>
 
+#include "engine/eval/heuristic.hpp"
+#include "engine/search/move_ordering.hpp"
+#include "engine/search/run_algorithm.hpp"
+#include "engine/search/transposition_table.hpp"
+
 namespace reversi {
 
 struct Searcher::Impl {
-    std::size_t hash_mib;
+    TranspositionTable tt;
     SearchOptions options;
+    HeuristicEvaluator evaluator;
+
+    explicit Impl(std::size_t mib) : tt(mib) {}
 };
 
-Searcher::Searcher(std::size_t hash_mib) : impl_(std::make_unique<Impl>(Impl{hash_mib, {}})) {}
+Searcher::Searcher(std::size_t hash_mib) : impl_(std::make_unique<Impl>(hash_mib)) {}
 Searcher::~Searcher() = default;
-bool Searcher::set_hash_size(std::size_t mib) { impl_->hash_mib = mib; return true; }
-std::size_t Searcher::hash_size() const noexcept { return impl_->hash_mib; }
-void Searcher::set_options(const SearchOptions& options) { impl_->options = options; }
+bool Searcher::set_hash_size(std::size_t mib) { return impl_->tt.resize(mib); }
+std::size_t Searcher::hash_size() const noexcept { return impl_->tt.size_mib(); }
+void Searcher::set_options(const SearchOptions& options) {
+    impl_->options = options;
+    impl_->options.threads = std::clamp(options.threads, 1, 256);
+    impl_->options.multipv = std::clamp(options.multipv, 1, 64);
+}
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
-void Searcher::clear() {}
+void Searcher::clear() { impl_->tt.clear(); }
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Context {
-    const SearchLimits& limits;
-    const std::atomic<bool>& stop;
-    Clock::time_point start;
-    std::uint64_t nodes = 0, leaves = 0;
-    bool aborted = false;
-
-    bool should_stop() {
-        if (aborted) return true;
-        if (stop.load(std::memory_order_relaxed)) aborted = true;
-        if (limits.nodes && nodes >= *limits.nodes) aborted = true;
-        if (limits.hard_time && (nodes & 1023) == 0 && Clock::now() - start >= *limits.hard_time) aborted = true;
-        return aborted;
-    }
+struct EvaluatorCall {
+    const Evaluator* evaluator;
+    int operator()(const OthelloState& s) const noexcept { return evaluator->evaluate(s.pos); }
 };
+using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 
-int alphabeta(Context& ctx, const Position& pos, int depth, int alpha, int beta, std::vector<Move>& pv) {
-    ++ctx.nodes;
-    pv.clear();
-    if (pos.is_over()) { ++ctx.leaves; return pos.final_score(); }
-    if (depth == 0) { ++ctx.leaves; return popcount(pos.player) - popcount(pos.opponent); }
-    if (ctx.should_stop()) return 0;
-    const Bitboard moves = pos.moves();
-    std::vector<Move> child_pv;
-    if (!moves) {
-        const int v = -alphabeta(ctx, pos.pass(), depth, -beta, -alpha, child_pv);
-        pv.push_back(kPass);
-        pv.insert(pv.end(), child_pv.begin(), child_pv.end());
-        return v;
+constexpr int kInfinity = OthelloContext::kInfinity;
+constexpr int kToTheEnd = 64;         // a depth that reaches the end of every game
+constexpr int kSolvePreDepth = 8;     // last midgame iteration before a requested solve
+
+// The exact endgame solve: the one place to plug in a dedicated endgame solver. Searches `root` to the
+// end of the game with `algorithm`; with `wld` only the sign of the score is established (null window
+// around 0 for the window algorithms) and returned as -1, 0 or +1.
+RootSearch solve_exact(OthelloContext& ctx, const OthelloState& root, Algorithm algorithm, bool wld) {
+    if (!wld) return run_algorithm(algorithm, ctx, root, kToTheEnd, -kInfinity, kInfinity, 0);
+    RootSearch r = takes_window(algorithm) ? run_algorithm(algorithm, ctx, root, kToTheEnd, -1, 1, 0)
+                                           : run_algorithm(algorithm, ctx, root, kToTheEnd, -kInfinity, kInfinity, 0);
+    r.value = (r.value > 0) - (r.value < 0);
+    return r;
+}
+
+// One thread's iterative deepening.
+class Driver {
+public:
+    Driver(OthelloContext& ctx, const SearchOptions& options, const SearchLimits& limits, const OthelloState& root,
+           std::vector<Move> root_moves)
+        : ctx_(ctx), options_(options), limits_(limits), root_(root), root_moves_(std::move(root_moves)),
+          empties_(root.pos.empty_count()) {}
+
+    // The depths to iterate, in order.
+    [[nodiscard]] std::vector<int> schedule(int first_depth) const {
+        std::vector<int> depths;
+        const bool solve = limits_.solve || limits_.wld;
+        const int last = solve ? empties_ : std::min(limits_.depth.value_or(kToTheEnd), empties_);
+        const int midgame_last = solve ? std::min(kSolvePreDepth, empties_ - 1) : last;
+        if (options_.iterative_deepening) {
+            for (int d = first_depth; d <= midgame_last && d < last; ++d) depths.push_back(d);
+        }
+        depths.push_back(std::max(last, 1));
+        return depths;
     }
-    int best = -65;
-    for (int sq : squares(moves)) {
-        const int v = -alphabeta(ctx, pos.play(sq), depth - 1, -beta, -std::max(alpha, best), child_pv);
-        if (ctx.aborted) return best;
-        if (v > best) {
-            best = v;
-            pv.assign(1, static_cast<Move>(sq));
-            pv.insert(pv.end(), child_pv.begin(), child_pv.end());
-            if (best >= beta) break;
+
+    // One iteration at `depth` for the allowed root moves; `prev` is the previous score (if any).
+    RootSearch iterate(int depth, const std::vector<Move>& allowed, std::optional<int> prev) {
+        ctx_.root_moves = allowed;
+        if (depth >= empties_) return solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
+        const Algorithm a = options_.algorithm;
+        if (!prev || !options_.aspiration || !takes_window(a)) {
+            return run_algorithm(a, ctx_, root_, depth, -kInfinity, kInfinity, prev.value_or(0));
+        }
+        int delta = 2;
+        int alpha = std::max(-kInfinity, *prev - delta);
+        int beta = std::min(kInfinity, *prev + delta);
+        for (;;) {
+            RootSearch r = run_algorithm(a, ctx_, root_, depth, alpha, beta, *prev);
+            if (!r.complete) return r;
+            if (r.value <= alpha && alpha > -kInfinity) {
+                delta *= 2;
+                alpha = delta > 16 ? -kInfinity : std::max(-kInfinity, *prev - delta);
+            } else if (r.value >= beta && beta < kInfinity) {
+                delta *= 2;
+                beta = delta > 16 ? kInfinity : std::min(kInfinity, *prev + delta);
+            } else {
+                return r;
+            }
         }
     }
-    return best;
+
+    [[nodiscard]] bool is_exact_depth(int depth) const noexcept { return depth >= empties_; }
+
+private:
+    OthelloContext& ctx_;
+    const SearchOptions& options_;
+    const SearchLimits& limits_;
+    OthelloState root_;
+    std::vector<Move> root_moves_;
+    int empties_;
+};
+
+// The principal variation: the best move, then the table's moves while they are legal.
+std::vector<Move> principal_variation(const TranspositionTable* tt, const OthelloState& root, Move best, int depth) {
+    std::vector<Move> pv;
+    if (best == kNoMove) return pv;
+    pv.push_back(best);
+    OthelloState s = root.play(best);
+    int plies = best == kPass ? depth : depth - 1;
+    while (tt && plies > 0 && pv.size() < 80) {
+        TTData d;
+        if (!tt->probe(tt_key(s), d) || d.move == kNoMove) break;
+        MoveList list;
+        s.generate_moves(list);
+        if (std::find(list.begin(), list.end(), d.move) == list.end()) break;
+        pv.push_back(d.move);
+        if (d.move != kPass) --plies;
+        s = s.play(d.move);
+    }
+    return pv;
+}
+
+std::vector<Move> legal_root_moves(const OthelloState& root, const std::vector<Move>& wanted) {
+    MoveList list;
+    root.generate_moves(list);
+    std::vector<Move> moves;
+    for (Move m : list) {
+        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), m) != wanted.end()) moves.push_back(m);
+    }
+    if (moves.empty()) moves.assign(list.begin(), list.end());  // no wanted move is legal: search them all
+    return moves;
+}
+
+std::chrono::milliseconds elapsed(Clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
 }
 
 }  // namespace
 
 SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, const SearchCallbacks& callbacks,
                               const std::atomic<bool>& stop) {
-    Context ctx{limits, stop, Clock::now()};
+    const auto start = Clock::now();
+    const SearchOptions& options = impl_->options;
+    const OthelloState root{pos};
+    TranspositionTable* tt = options.use_tt ? &impl_->tt : nullptr;
+    impl_->tt.new_generation();
+
     SearchResult result;
-    result.algorithm = impl_->options.algorithm;
-    if (pos.is_over()) return result;
-    if (!pos.moves()) {
-        result.best_move = kPass;
-        result.pv = {kPass};
-    } else {
-        result.best_move = static_cast<Move>(first_square(pos.moves()));
+    result.algorithm = options.algorithm;
+    if (pos.is_over()) {
+        result.score = pos.final_score();
+        result.exact = true;
+        result.time = elapsed(start);
+        return result;
     }
-    const int empties = pos.empty_count();
-    const int max_depth = (limits.solve || limits.wld) ? empties : std::min(limits.depth.value_or(60), empties);
-    for (int depth = 1; depth <= max_depth; ++depth) {
-        std::vector<Move> pv;
-        const int score = alphabeta(ctx, pos, depth, -65, 65, pv);
-        if (ctx.aborted) break;
-        result.best_move = pv.empty() ? result.best_move : pv.front();
-        result.score = score;
-        result.depth = depth;
-        result.pv = pv;
-        result.exact = depth >= empties;
-        IterationReport report;
-        report.depth = depth;
-        report.selective_depth = depth;
-        report.score = score;
-        report.exact = result.exact;
-        report.nodes = ctx.nodes;
-        report.leaves = ctx.leaves;
-        report.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - ctx.start);
-        report.pv = pv;
-        if (callbacks.on_iteration) callbacks.on_iteration(report);
-        if (limits.soft_time && Clock::now() - ctx.start >= *limits.soft_time) break;
+    const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
+    const OthelloOrder order(options.ordering, options.fixed_order);
+    const EvaluatorCall eval{&impl_->evaluator};
+
+    OthelloContext ctx{eval, order, tt, &stop};
+    if (!limits.infinite) {
+        if (limits.nodes) ctx.node_limit = *limits.nodes;
+        if (limits.hard_time) ctx.deadline = start + *limits.hard_time;
     }
-    while (limits.infinite && !stop.load()) {
-        if (limits.hard_time && Clock::now() - ctx.start >= *limits.hard_time) break;
+
+    // Lazy-SMP helpers.
+    std::atomic<bool> helpers_stop{false};
+    std::vector<std::thread> helpers;
+    std::vector<OthelloContext> helper_contexts(static_cast<std::size_t>(options.threads - 1),
+                                                OthelloContext{eval, order, tt, &helpers_stop});
+    for (std::size_t i = 0; i < helper_contexts.size(); ++i) {
+        helpers.emplace_back([&, i] {
+            OthelloContext& hctx = helper_contexts[i];
+            Driver driver(hctx, options, limits, root, root_moves);
+            std::optional<int> prev;
+            for (int depth : driver.schedule(1 + static_cast<int>(i % 2))) {
+                const RootSearch r = driver.iterate(depth, root_moves, prev);
+                if (!r.complete) break;
+                prev = r.value;
+            }
+        });
+    }
+
+    // Fallback move before anything is searched: the first move in the search's own order.
+    {
+        MoveList list;
+        for (Move m : root_moves) list.push_back(m);
+        order(root, list, kNoMove, 2);
+        result.best_move = list[0];
+        result.pv = {list[0]};
+    }
+
+    Driver driver(ctx, options, limits, root, root_moves);
+    std::vector<std::optional<int>> prev(static_cast<std::size_t>(options.multipv));
+    for (int depth : driver.schedule(1)) {
+        if (!limits.infinite && limits.soft_time && result.depth > 0 && elapsed(start) >= *limits.soft_time) break;
+        std::vector<Move> remaining = root_moves;
+        bool complete = true;
+        for (int line = 1; line <= options.multipv && !remaining.empty(); ++line) {
+            ctx.max_ply = 0;
+            RootSearch r = driver.iterate(depth, remaining, prev[static_cast<std::size_t>(line - 1)]);
+            if (!r.complete) {
+                // Stopped: keep the last completed iteration, or take this one's move when its first
+                // root move is done (the window algorithms' root holds a proven-best-so-far move).
+                if (line == 1 && ctx.root_moves_done > 0 && ctx.root_best != kNoMove &&
+                    (takes_window(options.algorithm) || options.algorithm == Algorithm::Minimax ||
+                     options.algorithm == Algorithm::Scout)) {
+                    result.best_move = ctx.root_best;
+                    result.pv = principal_variation(tt, root, ctx.root_best, depth);
+                }
+                complete = false;
+                break;
+            }
+            if (r.best_move == kNoMove) {
+                MoveList list;
+                for (Move m : remaining) list.push_back(m);
+                order(root, list, kNoMove, 2);
+                r.best_move = list[0];
+            }
+            prev[static_cast<std::size_t>(line - 1)] = r.value;
+            const bool exact = driver.is_exact_depth(depth);
+            IterationReport report;
+            report.depth = depth;
+            report.selective_depth = std::max(depth, ctx.max_ply);
+            report.score = r.value;
+            report.exact = exact && !limits.wld;
+            report.wld = exact && limits.wld;
+            report.multipv = line;
+            report.nodes = ctx.nodes;
+            report.leaves = ctx.leaves;
+            report.time = elapsed(start);
+            report.hashfull = tt ? tt->hashfull() : 0;
+            report.pv = principal_variation(tt, root, r.best_move, depth);
+            if (line == 1) {
+                result.best_move = r.best_move;
+                result.score = r.value;
+                result.exact = report.exact;
+                result.depth = depth;
+                result.pv = report.pv;
+            }
+            if (callbacks.on_iteration) callbacks.on_iteration(report);
+            remaining.erase(std::remove(remaining.begin(), remaining.end(), r.best_move), remaining.end());
+        }
+        if (!complete) break;
+    }
+    // "go infinite": the search only ends on stop, also when every depth is done.
+    while (limits.infinite && !stop.load(std::memory_order_relaxed)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+
+    helpers_stop.store(true, std::memory_order_relaxed);
+    for (auto& t : helpers) t.join();
     result.nodes = ctx.nodes;
     result.leaves = ctx.leaves;
-    result.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - ctx.start);
+    for (const auto& h : helper_contexts) {
+        result.nodes += h.nodes;
+        result.leaves += h.leaves;
+    }
+    result.time = elapsed(start);
     return result;
 }
 

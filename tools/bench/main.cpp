@@ -1,4 +1,6 @@
-// reversi-bench: speed figures of the board layer (perft with bulk counting, move generation and flips).
+// reversi-bench: the search fingerprint (fixed positions, fixed depth, one thread, fixed hash:
+// "Nodes searched: N") and speed figures of the board layer (perft with bulk counting, move generation
+// and flips).
 #include <chrono>
 #include <cstdio>
 #include <random>
@@ -6,6 +8,7 @@
 
 #include "engine/board/perft.hpp"
 #include "engine/board/variant.hpp"
+#include "engine/search/bench.hpp"
 #include "protocol/cli/command_line.hpp"
 
 using namespace reversi;
@@ -42,21 +45,46 @@ std::vector<Position> sample_positions(int count, unsigned seed) {
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
-        "reversi-bench", "reversi-bench [--perft-depth N] [--positions N]",
-        "Measures the board layer on this machine: perft from the 8x8 start (a pass counts as a ply,\n"
-        "a game that ends before the horizon is one leaf; bulk counting at the last ply), then\n"
-        "legal-move generation and flip computation over random reachable positions.",
-        {{"perft-depth", true, "perft depth from the 8x8 start (default 10)"},
+        "reversi-bench", "reversi-bench [--depth N] [--hash MIB] [--search-only] [--perft-depth N] [--positions N]",
+        "First the search fingerprint: 8 fixed positions searched with the default search (iterative\n"
+        "deepening + negascout + TT + aspiration), one thread, a cleared table of fixed size, fixed depth;\n"
+        "it prints 'Nodes searched: N' (the same on every run and machine) and the speed. Then it measures\n"
+        "the board layer: perft from the 8x8 start (a pass counts as a ply, a game that ends before the\n"
+        "horizon is one leaf; bulk counting at the last ply), then legal-move generation and flip\n"
+        "computation over random reachable positions.",
+        {{"depth", true, "search depth of the fingerprint (default 10)"},
+         {"hash", true, "table size in MiB for the fingerprint (default 16)"},
+         {"search-only", false, "print the fingerprint only"},
+         {"perft-depth", true, "perft depth from the 8x8 start (default 10)"},
          {"positions", true, "random positions for the move-generation loop (default 1000000)"}},
         ""};
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     auto depth = parsed.args.get_int("perft-depth", 10, 1, 16);
     auto count = parsed.args.get_int("positions", 1000000, 1, 100000000);
-    if (!depth || !count) {
-        std::fprintf(stderr, "reversi-bench: %s\n", (!depth ? depth.error() : count.error()).message.c_str());
-        return 2;
+    auto search_depth = parsed.args.get_int("depth", 10, 1, 30);
+    auto hash = parsed.args.get_int("hash", 16, 1, 65536);
+    for (const auto* v : {&depth, &count, &search_depth, &hash}) {
+        if (!*v) {
+            std::fprintf(stderr, "reversi-bench: %s\n", v->error().message.c_str());
+            return 2;
+        }
     }
+
+    BenchOptions bench_options;
+    bench_options.depth = static_cast<int>(*search_depth);
+    bench_options.hash_mib = static_cast<std::size_t>(*hash);
+    const BenchResult bench = run_bench(bench_options, [](const std::string& line) {
+        std::fprintf(stderr, "%s\n", line.c_str());
+    });
+    const double bench_seconds = static_cast<double>(bench.time.count()) / 1000.0;
+    std::printf("Positions: %d  depth %lld  hash %lld MiB  threads 1\n", bench.positions,
+                static_cast<long long>(*search_depth), static_cast<long long>(*hash));
+    std::printf("Total time (ms): %lld\n", static_cast<long long>(bench.time.count()));
+    std::printf("Nodes/second: %.0f\n", bench_seconds > 0 ? static_cast<double>(bench.nodes) / bench_seconds : 0.0);
+    std::printf("Nodes searched: %llu\n", static_cast<unsigned long long>(bench.nodes));
+    std::fflush(stdout);
+    if (parsed.args.has("search-only")) return 0;
 
     const Position start = start_position();
     for (int d = 1; d <= *depth; ++d) {

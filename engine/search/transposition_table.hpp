@@ -1,0 +1,87 @@
+#pragma once
+// Transposition table shared by every search thread of a Searcher (and usable by the generic
+// algorithms on any game: scores are stored with 22 bits, enough for TreeNode::kScoreBound = 2^20).
+//
+// Layout. The table is an array of 2^k buckets of 64 bytes (one cache line); a bucket holds 4 entries of
+// 16 bytes. An entry is two 64-bit words:
+//   word 0: check = key ^ data      word 1: data
+//   data bits  0-21  lower bound + 2^21   (22 bits, the value is >= lower)
+//              22-43 upper bound + 2^21   (22 bits, the value is <= upper)
+//              44-50 best move            (7 bits: square 0..63, kPass = 64, kNoMove = 65)
+//              51-57 depth                (7 bits: remaining plies the bounds hold for, 0..127)
+//              58-63 generation           (6 bits: the search that wrote it, for aging)
+// The bucket index is the low bits of the key; the whole key is verified through the xor check.
+//
+// Concurrency (lock-free, "xor trick"): both words are std::atomic<uint64_t> read and written with
+// relaxed ordering, so there is no data race in the C++ sense (TSan-clean). A reader that sees word 0 of
+// one write and word 1 of another gets check ^ data != key and treats the entry as a miss; a torn entry
+// is therefore never used. Two threads storing into the same slot at once can lose one of the stores,
+// which only costs a re-search. Nothing else is shared.
+//
+// Replacement: an entry with the same key is updated (bounds of equal depth are merged: the tighter of
+// each bound is kept); otherwise the entry with the smallest depth - 4 * age is replaced, where age is
+// how many searches ago it was written.
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "engine/board/bitboard.hpp"
+
+namespace reversi {
+
+struct TTData {
+    int lower = 0;
+    int upper = 0;
+    Move move = kNoMove;
+    int depth = 0;
+};
+
+class TranspositionTable {
+public:
+    static constexpr int kScoreBits = 22;
+    static constexpr int kScoreOffset = 1 << (kScoreBits - 1);
+    static constexpr int kMaxScore = kScoreOffset - 1;  // storable scores: [-kMaxScore, kMaxScore]
+    static constexpr int kMaxDepth = 127;
+    static constexpr int kEntriesPerBucket = 4;
+
+    struct Entry {
+        std::atomic<std::uint64_t> check{0};
+        std::atomic<std::uint64_t> data{0};
+    };
+    struct alignas(64) Bucket {
+        std::array<Entry, kEntriesPerBucket> entries;
+    };
+    static_assert(sizeof(Entry) == 16, "an entry is two 64-bit words");
+    static_assert(sizeof(Bucket) == 64, "a bucket is one cache line");
+    static_assert(2 * kScoreBits + 7 + 7 + 6 == 64, "the data word is exactly 64 bits");
+    static_assert(kPass < 128 && kNoMove < 128, "moves fit in 7 bits");
+
+    // A table of at most `mib` MiB (rounded down to a power-of-two number of buckets, at least one).
+    explicit TranspositionTable(std::size_t mib = 16);
+    // False (and the table unchanged) when the memory cannot be allocated.
+    [[nodiscard]] bool resize(std::size_t mib);
+    [[nodiscard]] std::size_t size_mib() const noexcept { return mib_; }
+    [[nodiscard]] std::size_t bucket_count() const noexcept { return mask_ + 1; }
+    void clear() noexcept;
+    // Starts a new search: later stores carry the new generation.
+    void new_generation() noexcept { generation_ = (generation_ + 1) & 63; }
+
+    [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
+    // Scores are clamped to the storable range; depth to 0..kMaxDepth.
+    void store(std::uint64_t key, int depth, int lower, int upper, Move move) noexcept;
+    // Entries of the current generation per mille, sampled over the first buckets.
+    [[nodiscard]] int hashfull() const noexcept;
+
+    [[nodiscard]] static std::uint64_t pack(const TTData& d, unsigned generation) noexcept;
+    [[nodiscard]] static TTData unpack(std::uint64_t data) noexcept;
+
+private:
+    std::unique_ptr<Bucket[]> buckets_;
+    std::size_t mask_ = 0;
+    std::size_t mib_ = 0;
+    unsigned generation_ = 0;
+};
+
+}  // namespace reversi
