@@ -197,11 +197,29 @@ TEST_CASE("go parameters with bad numbers or unknown words are refused and searc
     io.send("go depth 3 searchmoves c4");
     auto lines = io.read_until("bestmove ");
     REQUIRE(!lines.empty());
-    // The search honours SearchLimits::search_moves (the placeholder searcher does not yet).
-    WARN_MESSAGE(lines.back() == "bestmove c4", "searchmoves c4 answered " << lines.back());
+    CHECK(lines.back() == "bestmove c4");
     io.send("go nodes 500 solve wld movestogo 5");
     lines = io.read_until("bestmove ");
     REQUIRE(!lines.empty());
+    io.send("isready");
+    CHECK(io.read_line() == "readyok");
+}
+
+TEST_CASE("searches with helper threads and MultiPV through the protocol") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("setoption name Threads value 2");
+    io.send("setoption name MultiPV value 2");
+    io.send("position startpos moves f5 d6");
+    io.send("go depth 5");
+    auto lines = io.read_until("bestmove ");
+    REQUIRE(!lines.empty());
+    CHECK(std::any_of(lines.begin(), lines.end(), [](const auto& l) { return l.find(" multipv 2 ") != std::string::npos; }));
+    io.send("setoption name MultiPV value 1");
+    io.send("go infinite");
+    std::this_thread::sleep_for(30ms);
+    io.send("stop");
+    CHECK(!io.read_until("bestmove ", 5s).empty());
     io.send("isready");
     CHECK(io.read_line() == "readyok");
 }
