@@ -50,7 +50,7 @@ struct MoveList {
 
 // From this many empties on (in the position being ordered), the shallow ordering search uses the
 // pattern evaluation when one is given. Tuned on FFO #40-#47 (docs/endgame.md).
-inline constexpr int kPatternOrderEmpties = 15;
+inline constexpr int kPatternOrderEmpties = 12;
 
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
 // `empties` empty squares. hash_move / second_move get the top scores when legal.
