@@ -109,7 +109,7 @@ void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int emp
     const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
     list.size = 0;
     const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
-    const int sort_depth = empties >= 21 ? 2 : (empties >= 16 ? 1 : (empties >= 12 ? 0 : -1));
+    const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
     for (int sq : squares(moves)) {
         EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
         m.square = sq;
