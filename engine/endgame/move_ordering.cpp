@@ -70,11 +70,46 @@ int evaluation_search(Bitboard P, Bitboard O, int depth, int alpha, int beta, st
     return best;
 }
 
+namespace {
+constexpr int kUnits = eval::kWeightScale;
+constexpr int kUnitsInfinity = 1 << 24;
+
+int pattern_units(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O) noexcept {
+    Position pos;
+    pos.player = P;
+    pos.opponent = O;
+    return pattern.evaluate_units(pos);
+}
+}  // namespace
+
+int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O, int depth, int alpha, int beta,
+                   std::uint64_t& nodes) noexcept {
+    ++nodes;
+    if (depth <= 0) return pattern_units(pattern, P, O);
+    const Bitboard moves = legal_moves(P, O);
+    if (!moves) {
+        if (!legal_moves(O, P)) return kUnits * final_score(P, popcount(~(P | O)));
+        return -pattern_search(pattern, O, P, depth, -beta, -alpha, nodes);
+    }
+    int best = -kUnitsInfinity;
+    for (int sq : squares(moves)) {
+        const Bitboard f = flips(P, O, sq);
+        const int score = -pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
+        if (score > best) {
+            best = score;
+            if (best > alpha) alpha = best;
+            if (alpha >= beta) break;
+        }
+    }
+    return best;
+}
+
 void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes) noexcept {
+                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+    const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
     list.size = 0;
     const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
-    const int sort_depth = empties >= 24 ? 2 : (empties >= 18 ? 1 : (empties >= 15 ? 0 : -1));
+    const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
     for (int sq : squares(moves)) {
         EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
         m.square = sq;
@@ -95,7 +130,11 @@ void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int emp
         if (square_bit(sq) & kCorners) score += 1 << 11;
         score += edge_stability(next_o, next_p) * (1 << 8);
         if (square_bit(sq) & odd) score += 1 << 10;
-        if (sort_depth >= 0) {
+        if (sort_depth >= 0 && use_pattern) {
+            // 1/32 disc, on the same scale as a disc x (1 << 12) below.
+            score -= pattern_search(*use_pattern, next_p, next_o, sort_depth, -kUnitsInfinity, kUnitsInfinity, nodes) *
+                     (1 << 7);
+        } else if (sort_depth >= 0) {
             score -= evaluation_search(next_p, next_o, sort_depth, -kScoreMax, kScoreMax, nodes) * (1 << 12);
         }
         m.score = score;

@@ -5,13 +5,15 @@
 //     to our discs (the opponent's potential mobility) is better, with bonuses for
 //     taking a corner and for the mover's discs made stable on the edges, and a parity bonus (odd
 //     quadrants first) at low empties;
-//   - with many empties, a shallow alpha-beta search with a simple mobility/corner evaluation
-//     (simple_evaluation below, the solver's own: the trained evaluation is not used here) dominates.
+//   - with many empties, a shallow alpha-beta search dominates: on the trained pattern evaluation
+//     (eval::PatternEvaluator::evaluate_units, 1/32 disc) from kPatternOrderEmpties on when the solver
+//     has one, else on a simple mobility/corner evaluation (simple_evaluation below).
 #include <array>
 #include <utility>
 #include <cstdint>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
 
@@ -42,9 +44,18 @@ struct MoveList {
 [[nodiscard]] int evaluation_search(Bitboard P, Bitboard O, int depth, int alpha, int beta,
                                     std::uint64_t& nodes) noexcept;
 
+// Fail-soft alpha-beta on the pattern evaluation, in 1/32 disc (finished games: 32 x the final score).
+[[nodiscard]] int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O, int depth, int alpha,
+                                 int beta, std::uint64_t& nodes) noexcept;
+
+// From this many empties on (in the position being ordered), the shallow ordering search uses the
+// pattern evaluation when one is given. Tuned on FFO #40-#47 (docs/endgame.md).
+inline constexpr int kPatternOrderEmpties = 12;
+
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
 // `empties` empty squares. hash_move / second_move get the top scores when legal.
 void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes) noexcept;
+                 Move second_move, std::uint64_t& nodes,
+                 const eval::PatternEvaluator* pattern = nullptr) noexcept;
 
 }  // namespace reversi::endgame

@@ -99,7 +99,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
 
     const std::uint64_t nodes_before = nodes_;
     MoveList list;
-    score_moves(list, P, O, moves, empties, hash_move, second_move, nodes_);
+    score_moves(list, P, O, moves, empties, hash_move, second_move, nodes_, pattern_);
 
     // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
     if (!Pv && empties >= kEtcEmpties) {

@@ -11,6 +11,7 @@
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
 
@@ -21,8 +22,10 @@ inline constexpr int kHashEmpties = 8;  // below: fastest-first ordering but no 
 class SearchWorker {
 public:
     // `stop` is the caller's flag; `cutoff` (may be null) is the root's "this search is no longer needed".
-    SearchWorker(EndgameTT& tt, const std::atomic<bool>& stop, const std::atomic<bool>* cutoff = nullptr) noexcept
-        : tt_(tt), stop_(stop), cutoff_(cutoff ? cutoff : &stop) {}
+    // `pattern` (may be null: simple evaluation only) orders moves at many empties; it must outlive the worker.
+    SearchWorker(EndgameTT& tt, const std::atomic<bool>& stop, const std::atomic<bool>* cutoff = nullptr,
+                 const eval::PatternEvaluator* pattern = nullptr) noexcept
+        : tt_(tt), stop_(stop), cutoff_(cutoff ? cutoff : &stop), pattern_(pattern) {}
 
     // Exact value within the window: fail-soft, so a result <= alpha is an upper bound and >= beta a
     // lower bound on the true score.
@@ -45,6 +48,7 @@ private:
     EndgameTT& tt_;
     const std::atomic<bool>& stop_;
     const std::atomic<bool>* cutoff_;
+    const eval::PatternEvaluator* pattern_;
     std::uint64_t nodes_ = 0;
     bool aborted_ = false;
 };

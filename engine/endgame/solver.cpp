@@ -30,8 +30,9 @@ struct RootMove {
 class RootPass {
 public:
     RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
-             Clock::time_point start, std::uint64_t nodes_before)
-        : tt_(tt), stop_(stop), threads_(threads), progress_(progress), start_(start), nodes_before_(nodes_before) {}
+             Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern)
+        : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), progress_(progress), start_(start),
+          nodes_before_(nodes_before) {}
 
     struct Outcome {
         int score = -kInfinity;
@@ -52,21 +53,21 @@ public:
         if (moves.size() > 1) {
             for (int t = 1; t < threads_; ++t) {
                 helpers.emplace_back([this, t, &helper_nodes, &helper_aborted] {
-                    SearchWorker w(tt_, stop_, &cutoff_);
+                    SearchWorker w(tt_, stop_, &cutoff_, pattern_);
                     split_loop(w);
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
                     if (w.aborted()) return;
                     // No move left: help on the first move (same window, shared table) until the
                     // calling thread has finished it; the result is dropped, the table entries stay.
-                    SearchWorker lazy(tt_, stop_, &first_done_);
+                    SearchWorker lazy(tt_, stop_, &first_done_, pattern_);
                     const RootMove& first = moves_->front();
                     (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
                     helper_nodes[static_cast<std::size_t>(t - 1)] += lazy.nodes();
                 });
             }
         }
-        SearchWorker main(tt_, stop_, &cutoff_);
+        SearchWorker main(tt_, stop_, &cutoff_, pattern_);
         const RootMove& first = moves.front();
         const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
         first_done_.store(true, std::memory_order_relaxed);
@@ -152,6 +153,7 @@ private:
 
     EndgameTT& tt_;
     const std::atomic<bool>& stop_;
+    const eval::PatternEvaluator* pattern_;
     std::atomic<bool> cutoff_{false};
     std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
     int threads_;
@@ -170,7 +172,7 @@ private:
 
 // Root moves, best first: hash move, then a deeper shallow search than inside the tree.
 std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best,
-                                       std::uint64_t& nodes) {
+                                       std::uint64_t& nodes, const eval::PatternEvaluator* pattern) {
     const Bitboard moves = legal_moves(P, O);
     const int empties = popcount(~(P | O));
     MoveList list;
@@ -181,7 +183,7 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
         if (hash_move == kNoMove) hash_move = entry.move;
         second = entry.second;
     }
-    score_moves(list, P, O, moves, std::max(empties, 24), hash_move, second, nodes);
+    score_moves(list, P, O, moves, std::max(empties, 24), hash_move, second, nodes, pattern);
     std::vector<RootMove> out;
     for (int i = 0; i < list.size; ++i) {
         list.pick_best(i);
@@ -220,7 +222,13 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
 
 }  // namespace
 
-EndgameSolver::EndgameSolver(std::size_t hash_mib) : tt_(hash_mib) {}
+EndgameSolver::EndgameSolver(std::size_t hash_mib) : tt_(hash_mib) {
+    // Loaded once, read-only afterwards and shared by every search thread; without it (a corrupted
+    // embedded file) the ordering falls back to the simple evaluation.
+    if (auto p = eval::PatternEvaluator::embedded_default()) {
+        pattern_ = std::make_shared<const eval::PatternEvaluator>(std::move(*p));
+    }
+}
 EndgameSolver::~EndgameSolver() = default;
 
 Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptions& options,
@@ -263,7 +271,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     const int threads = empties >= kMinEmptiesForThreads ? options.threads : 1;
 
     std::uint64_t nodes = 0;
-    const auto moves = order_root_moves(tt_, P, O, kNoMove, nodes);
+    const auto moves = order_root_moves(tt_, P, O, kNoMove, nodes, pattern_.get());
 
     // Aspiration: a narrow window around a guess (an exact table entry, else a shallow estimate).
     int lo = alpha;
@@ -297,7 +305,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         };
     }
     for (;;) {
-        RootPass pass(tt_, stop, threads, relay, start, nodes);
+        RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get());
         const auto out = pass.run(moves, lo, hi);
         nodes += out.nodes;
         if (out.aborted) {

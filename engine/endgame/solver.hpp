@@ -23,6 +23,7 @@
 #include "engine/board/position.hpp"
 #include "engine/core/expected.hpp"
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
 
@@ -73,8 +74,14 @@ public:
     [[nodiscard]] Expected<SolveResult> solve(const Position& pos, const SolveOptions& options,
                                               const std::atomic<bool>& stop, const ProgressCallback& progress = {});
 
+    // The pattern evaluation used for move ordering at many empties (null if it failed to load).
+    [[nodiscard]] const eval::PatternEvaluator* pattern() const noexcept { return pattern_.get(); }
+    // Null: order with the simple evaluation only (for measurements and tests).
+    void set_pattern(std::shared_ptr<const eval::PatternEvaluator> pattern) noexcept { pattern_ = std::move(pattern); }
+
 private:
     EndgameTT tt_;
+    std::shared_ptr<const eval::PatternEvaluator> pattern_;
 };
 
 }  // namespace reversi::endgame

@@ -5,7 +5,10 @@
 #include <thread>
 
 #include "engine/board/notation.hpp"
+#include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/solver.hpp"
+#include "engine/board/moves.hpp"
+#include <algorithm>
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/endgame/plain_solver.hpp"
 
@@ -64,6 +67,76 @@ TEST_CASE("EndgameSolver: one and two threads agree on 10 positions with 17 empt
         CHECK(after_a->score == after_b->score);
         CHECK(-after_a->score == a->score);
     }
+}
+
+TEST_CASE("EndgameSolver: pattern-ordered and simple-ordered solves agree on 10 positions with 16 empties") {
+    endgame::EndgameSolver with_pattern(16);
+    endgame::EndgameSolver simple(16);
+    REQUIRE(with_pattern.pattern() != nullptr);  // the embedded weights load
+    simple.set_pattern(nullptr);
+    std::atomic<bool> stop{false};
+    std::uint64_t nodes_pattern = 0;
+    std::uint64_t nodes_simple = 0;
+    for (const auto& pos : endgame_test::positions_with_empties(16, 10, 777)) {
+        const auto a = with_pattern.solve(pos, {}, stop);
+        const auto b = simple.solve(pos, {}, stop);
+        REQUIRE(a);
+        REQUIRE(b);
+        CHECK(a->score == b->score);
+        nodes_pattern += a->nodes;
+        nodes_simple += b->nodes;
+        with_pattern.clear();
+        simple.clear();
+    }
+    MESSAGE("nodes: pattern ordering " << nodes_pattern << ", simple ordering " << nodes_simple);
+}
+
+TEST_CASE("pattern_search equals a plain negamax on the pattern evaluation") {
+    const auto pattern = eval::PatternEvaluator::embedded_default();
+    REQUIRE(pattern);
+    // Plain negamax without pruning, in 1/32 disc.
+    struct Plain {
+        const eval::PatternEvaluator& e;
+        int operator()(Bitboard P, Bitboard O, int depth) const {
+            if (depth <= 0) {
+                Position pos;
+                pos.player = P;
+                pos.opponent = O;
+                return e.evaluate_units(pos);
+            }
+            const Bitboard moves = legal_moves(P, O);
+            if (!moves) {
+                if (!legal_moves(O, P)) {
+                    const int p = popcount(P);
+                    const int o = popcount(O);
+                    const int empty = 64 - p - o;
+                    const int diff = p - o;
+                    return 32 * (diff > 0 ? diff + empty : (diff < 0 ? diff - empty : 0));
+                }
+                return -(*this)(O, P, depth);
+            }
+            int best = -(1 << 30);
+            for (int sq : squares(moves)) {
+                const Bitboard f = flips(P, O, sq);
+                best = std::max(best, -(*this)(O ^ f, P ^ f ^ square_bit(sq), depth - 1));
+            }
+            return best;
+        }
+    };
+    const Plain plain{*pattern};
+    int checked = 0;
+    for (int empties : {4, 12, 20, 30}) {
+        for (const auto& pos : endgame_test::positions_with_empties(empties, 15, 99 + static_cast<unsigned>(empties))) {
+            for (int depth = 0; depth <= 3; ++depth) {
+                std::uint64_t nodes = 0;
+                const int got = endgame::pattern_search(*pattern, pos.player, pos.opponent, depth, -(1 << 24),
+                                                        1 << 24, nodes);
+                REQUIRE(got == plain(pos.player, pos.opponent, depth));
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked == 240);
 }
 
 TEST_CASE("EndgameSolver: errors, finished games, passes and stop") {
