@@ -23,7 +23,7 @@ constexpr const char* kHelp[] = {
     "  isready                      -> readyok (answered at once, also while searching)",
     "  setoption name N value V     Hash Threads Algorithm Aspiration TT IterativeDeepening Ordering MultiPV MoveOverhead",
     "  ucinewgame                   clear the hash table and history",
-    "  position startpos [moves m1 m2 ...]",
+    "  position startpos [moves m1 m2 ...]  (a moves token may be a transcript: f5d6c3)",
     "  position board <64 squares> <side> [moves ...]",
     "  position variant <8x8|6x6|4x4|diamond|diamond-parallel> [board <64 squares> <side>] [moves ...]",
     "  position obf <OBF line>",
