@@ -34,6 +34,7 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     options_.search = searcher_->options();
     game.start = start_position();
     game.current = game.start;
+    spdlog::info("evaluation: {}", searcher_->evaluation_status());
 }
 
 EngineContext::~EngineContext() {
@@ -76,7 +77,19 @@ Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
         }
         if (config_.budget && new_mib < old_mib) config_.budget->release(old_mib - new_mib);
     }
+    if (next.eval_file != options_.eval_file) {
+        auto loaded = searcher_->load_weights(next.eval_file);
+        if (!loaded) {
+            return make_error("setoption EvalFile: " + loaded.error().message + "; the old weights stay (" +
+                              searcher_->evaluation_status() + ")");
+        }
+        spdlog::info("evaluation: {}", searcher_->evaluation_status());
+    }
+    // Scores stored under another evaluation would leak into the next search: start from a clear table.
+    const bool evaluation_changed =
+        next.search.evaluation != options_.search.evaluation || next.eval_file != options_.eval_file;
     searcher_->set_options(next.search);
+    if (evaluation_changed) searcher_->clear();
     options_ = next;
     return true;
 }
