@@ -97,11 +97,17 @@ TEST_CASE("setoption parsing and option assignment") {
     CHECK(uci::assign_option(base, "MoveOverhead", "0")->move_overhead_ms == 0);
     for (auto [n, v] : {std::pair{"Hash", "0"}, {"Hash", "65537"}, {"Threads", "0"}, {"Threads", "257"},
                         {"MultiPV", "65"}, {"MoveOverhead", "5001"}, {"Algorithm", "x"}, {"TT", "maybe"},
-                        {"Ordering", "random"}, {"Nope", "1"}, {"Hash", ""}}) {
+                        {"Ordering", "random"}, {"Nope", "1"}, {"Hash", ""}, {"Eval", "nn"}, {"EvalFile", ""}}) {
         CHECK_MESSAGE(!uci::assign_option(base, n, v), n << "=" << v);
     }
+    auto heuristic = uci::assign_option(base, "eval", "Heuristic");
+    REQUIRE(heuristic);
+    CHECK(heuristic->search.evaluation == EvalKind::Heuristic);
+    auto file = uci::assign_option(base, "EvalFile", "/tmp/my weights.bin");
+    REQUIRE(file);
+    CHECK(file->eval_file == "/tmp/my weights.bin");
     const auto lines = uci::option_lines(base);
-    CHECK(lines.size() == 9);
+    CHECK(lines.size() == 11);
 }
 
 TEST_CASE("parse_position: every form, and errors name the bad token") {
