@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
         "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
         "serves the same protocol to every TCP client (loopback unless another address is given).",
         {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
-         {"max-memory", true, "MiB for all TCP sessions' hash tables together (default 1024)"},
+         {"max-memory", true, "MiB for all TCP sessions' tables together, 2 x Hash per session (default 1024)"},
          {"max-sessions", true, "concurrent TCP sessions (default 64)"},
          {"idle-timeout", true, "seconds without input before a TCP session is closed (default 300)"},
          {"max-line", true, "longest accepted command line in bytes (default 65536)"},

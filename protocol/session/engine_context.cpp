@@ -10,16 +10,17 @@ namespace reversi::session {
 
 Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConfig& config, LineSink sink,
                                                                JobDoneNotifier job_done) {
-    if (config.budget && !config.budget->reserve(config.hash_mib)) {
+    const std::size_t need = session_memory_mib(config.hash_mib);
+    if (config.budget && !config.budget->reserve(need)) {
         return make_error("server memory budget exhausted (" + std::to_string(config.budget->available()) +
                           " MiB left of " + std::to_string(config.budget->total()) + ", a session needs " +
-                          std::to_string(config.hash_mib) + ")");
+                          std::to_string(need) + " = 2 x Hash " + std::to_string(config.hash_mib) + ")");
     }
     std::unique_ptr<Searcher> searcher;
     try {
         searcher = std::make_unique<Searcher>(config.hash_mib);
     } catch (const std::bad_alloc&) {
-        if (config.budget) config.budget->release(config.hash_mib);
+        if (config.budget) config.budget->release(need);
         return make_error("out of memory for a " + std::to_string(config.hash_mib) + " MiB hash table");
     }
     return std::unique_ptr<EngineContext>(
@@ -33,11 +34,12 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     options_.search = searcher_->options();
     game.start = start_position();
     game.current = game.start;
+    spdlog::info("evaluation: {}", searcher_->evaluation_status());
 }
 
 EngineContext::~EngineContext() {
     stop_and_wait();
-    if (config_.budget) config_.budget->release(options_.hash_mib);
+    if (config_.budget) config_.budget->release(session_memory_mib(options_.hash_mib));
 }
 
 void EngineContext::stop_and_wait() {
@@ -54,9 +56,12 @@ void EngineContext::start_job(JobRunner::Job job, bool unbounded) {
 Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
     stop_and_wait();
     if (next.hash_mib != options_.hash_mib) {
-        const std::size_t old_mib = options_.hash_mib;
-        if (config_.budget && next.hash_mib > old_mib && !config_.budget->reserve(next.hash_mib - old_mib)) {
-            return make_error("setoption Hash: " + std::to_string(next.hash_mib) + " MiB refused: the server's memory "
+        // Budget accounting in 2 x Hash (the search and the endgame tables).
+        const std::size_t old_mib = session_memory_mib(options_.hash_mib);
+        const std::size_t new_mib = session_memory_mib(next.hash_mib);
+        if (config_.budget && new_mib > old_mib && !config_.budget->reserve(new_mib - old_mib)) {
+            return make_error("setoption Hash: " + std::to_string(next.hash_mib) + " MiB refused: it needs " +
+                              std::to_string(new_mib - old_mib) + " MiB more (2 x Hash) and the server's memory "
                               "budget has " + std::to_string(config_.budget->available()) + " MiB left");
         }
         bool resized = false;
@@ -66,13 +71,25 @@ Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
             resized = false;
         }
         if (!resized) {
-            if (config_.budget && next.hash_mib > old_mib) config_.budget->release(next.hash_mib - old_mib);
+            if (config_.budget && new_mib > old_mib) config_.budget->release(new_mib - old_mib);
             return make_error("setoption Hash: could not allocate " + std::to_string(next.hash_mib) +
                               " MiB; the old table is kept");
         }
-        if (config_.budget && next.hash_mib < old_mib) config_.budget->release(old_mib - next.hash_mib);
+        if (config_.budget && new_mib < old_mib) config_.budget->release(old_mib - new_mib);
     }
+    if (next.eval_file != options_.eval_file) {
+        auto loaded = searcher_->load_weights(next.eval_file);
+        if (!loaded) {
+            return make_error("setoption EvalFile: " + loaded.error().message + "; the old weights stay (" +
+                              searcher_->evaluation_status() + ")");
+        }
+        spdlog::info("evaluation: {}", searcher_->evaluation_status());
+    }
+    // Scores stored under another evaluation would leak into the next search: start from a clear table.
+    const bool evaluation_changed =
+        next.search.evaluation != options_.search.evaluation || next.eval_file != options_.eval_file;
     searcher_->set_options(next.search);
+    if (evaluation_changed) searcher_->clear();
     options_ = next;
     return true;
 }

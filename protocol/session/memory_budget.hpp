@@ -1,10 +1,17 @@
 #pragma once
 // The server-wide memory budget for the sessions' transposition tables (--max-memory): sessions reserve
-// their Hash size before allocating and release it when they shrink or end. Thread-safe.
+// their memory before allocating and release it when they shrink or end. Thread-safe.
+//
+// A session counts 2 x Hash: the Searcher's transposition table (Hash MiB) plus the endgame solver's table
+// of the same size, which the Searcher allocates on its first exact solve.
 #include <cstddef>
 #include <mutex>
 
 namespace reversi::session {
+
+// MiB a session with this Hash size may use (both tables).
+[[nodiscard]] constexpr std::size_t session_memory_mib(std::size_t hash_mib) noexcept { return 2 * hash_mib; }
+static_assert(session_memory_mib(16) == 32);
 
 class MemoryBudget {
 public:

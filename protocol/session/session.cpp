@@ -47,23 +47,20 @@ bool Session::starts_job(std::string_view command) const {
 uci::Status Session::handle_line(std::string_view line) {
     const std::string command = first_word(line);
     if (command.empty()) return uci::Status::Continue;
+    if (quitting_) return uci::Status::Continue;  // a quit waits in the queue: nothing after it is read
     if (command == "quit") {
-        pending_.clear();
-        return dispatch(line);
+        if (pending_.empty()) return dispatch(line);
+        // Everything asked before the quit is still carried out, in order, each waiting search stopped as
+        // soon as it starts (so it still sends its one bestmove); the quit itself comes last.
+        stop_running_and_waiting();
+        pending_.emplace_back(line);
+        quitting_ = true;
+        return uci::Status::Continue;
     }
     const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !is_stop(command));
     if (!wait) return dispatch(line);
     if (is_stop(command)) {
-        // A stop ends the running search now and every search asked for before it: each waiting
-        // job-starting command is followed by a stop marker.
-        ctx_->stop_job();
-        std::deque<std::string> rewritten;
-        for (auto& waiting : pending_) {
-            const bool job = starts_job(first_word(waiting));
-            rewritten.push_back(std::move(waiting));
-            if (job) rewritten.emplace_back(kStopMarker);
-        }
-        pending_ = std::move(rewritten);
+        stop_running_and_waiting();
         if (!nboard_) return uci::Status::Continue;  // NBoard: the ping itself waits for its pong
     }
     if (pending_.size() >= kMaxPending) {
@@ -72,6 +69,19 @@ uci::Status Session::handle_line(std::string_view line) {
     }
     pending_.emplace_back(line);
     return uci::Status::Continue;
+}
+
+void Session::stop_running_and_waiting() {
+    // Ends the running search now and every search asked for before this point: each waiting
+    // job-starting command is followed by a stop marker.
+    ctx_->stop_job();
+    std::deque<std::string> rewritten;
+    for (auto& waiting : pending_) {
+        const bool job = starts_job(first_word(waiting));
+        rewritten.push_back(std::move(waiting));
+        if (job) rewritten.emplace_back(kStopMarker);
+    }
+    pending_ = std::move(rewritten);
 }
 
 uci::Status Session::resume() {

@@ -9,7 +9,9 @@
 // when the job has ended (JobDoneNotifier). `isready`, `position`, `d`, `uci` and `help` are answered at
 // once when nothing waits. `stop` (NBoard: `ping`) ends the running job at once and every search that
 // waits in the queue ahead of it (each is stopped as soon as it starts, so it still sends its bestmove).
-// `quit` stops everything and drops what waits.
+// `quit` stops the running job; the commands that wait before it are still carried out in order, each
+// waiting search stopped as soon as it starts (it still sends its one bestmove), then the session ends.
+// Lines after a queued quit are ignored.
 #include <deque>
 #include <memory>
 #include <string>
@@ -32,7 +34,7 @@ public:
     // Runs the commands that waited for the job that just ended (reader thread).
     uci::Status resume();
     // Stops the running job and waits for it: its final lines (bestmove) have been sent on return. Commands
-    // still waiting are dropped.
+    // still waiting are dropped (used on a signal or a closed connection; a quit line drains the queue).
     void shutdown();
     // At the end of the input: stops a job that would never end by itself (go infinite), and reports
     // whether commands or a job remain (the transport waits for the job and calls resume()).
@@ -50,12 +52,15 @@ private:
     [[nodiscard]] bool is_immediate(std::string_view command) const;
     [[nodiscard]] bool is_stop(std::string_view command) const;
     [[nodiscard]] bool starts_job(std::string_view command) const;
+    // Stops the running job and marks every waiting job-starting command to be stopped once started.
+    void stop_running_and_waiting();
 
     std::unique_ptr<EngineContext> ctx_;
     uci::UciFrontend uci_;
     std::unique_ptr<nboard::NboardFrontend> nboard_;
     std::deque<std::string> pending_;
     bool first_command_ = true;
+    bool quitting_ = false;  // a quit waits at the end of pending_
 };
 
 }  // namespace reversi::session

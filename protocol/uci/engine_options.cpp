@@ -42,6 +42,9 @@ std::vector<std::string> option_lines(const EngineOptions& o) {
                     on_off(o.search.iterative_deepening));
     lines.push_back(std::string("option name Ordering type combo default ") +
                     (o.search.ordering == MoveOrdering::Normal ? "normal" : "none") + " var normal var none");
+    lines.push_back("option name Eval type combo default " + std::string(eval_kind_name(o.search.evaluation)) +
+                    " var pattern var heuristic");
+    lines.push_back("option name EvalFile type string default " + (o.eval_file.empty() ? "<empty>" : o.eval_file));
     lines.push_back("option name MultiPV type spin default " + std::to_string(o.search.multipv) + " min 1 max " +
                     std::to_string(kMaxMultiPv));
     lines.push_back("option name MoveOverhead type spin default " + std::to_string(o.move_overhead_ms) +
@@ -79,6 +82,12 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         if (iequals(name, "Aspiration")) o.search.aspiration = *b;
         if (iequals(name, "TT")) o.search.use_tt = *b;
         if (iequals(name, "IterativeDeepening")) o.search.iterative_deepening = *b;
+    } else if (iequals(name, "Eval")) {
+        auto e = parse_eval_kind(value);
+        if (!e) return make_error(what + ": " + quote(value) + ": " + e.error().message);
+        o.search.evaluation = *e;
+    } else if (iequals(name, "EvalFile")) {
+        o.eval_file = std::string(value);  // loaded (and checked) by the session
     } else if (iequals(name, "Ordering")) {
         if (iequals(value, "normal")) {
             o.search.ordering = MoveOrdering::Normal;

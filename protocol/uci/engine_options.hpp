@@ -13,7 +13,9 @@ namespace reversi::uci {
 
 struct EngineOptions {
     std::size_t hash_mib = 16;
-    SearchOptions search;          // algorithm, tt, iterative deepening, aspiration, ordering, threads, multipv
+    SearchOptions search;          // algorithm, tt, iterative deepening, aspiration, ordering, threads, multipv,
+                                   // evaluation (Eval)
+    std::string eval_file;         // EvalFile: pattern weights loaded by the session (empty: the embedded ones)
     int move_overhead_ms = 30;
 };
 

@@ -111,24 +111,43 @@ Expected<OptionAssignment> parse_setoption(const std::vector<std::string_view>& 
 
 namespace {
 
-// Plays the tokens from `first` on (all must be moves) from setup.start.
+// Splits a moves token into moves: one move ("f5", "pass") or a concatenated transcript ("f5d6c3", as XOT
+// lists and Othello players write it; "pass" may appear inside). The pieces are returned unparsed.
+std::vector<std::string_view> transcript_pieces(std::string_view token) {
+    if (parse_move(token)) return {token};
+    std::vector<std::string_view> pieces;
+    while (!token.empty()) {
+        const std::size_t n = (token.size() >= 4 && iequals(token.substr(0, 4), "pass")) ? 4 : std::min<std::size_t>(2, token.size());
+        pieces.push_back(token.substr(0, n));
+        token.remove_prefix(n);
+    }
+    return pieces;
+}
+
+// Plays the tokens from `first` on (each a move or a transcript of moves) from setup.start. Errors name the
+// bad move and its number (counted over all the moves).
 Expected<PositionSetup> play_move_tokens(PositionSetup setup, const std::vector<std::string_view>& tokens,
                                          std::size_t first) {
     setup.current = setup.start;
+    std::size_t number = 0;
     for (std::size_t i = first; i < tokens.size(); ++i) {
-        const std::size_t number = i - first + 1;
-        auto m = parse_move(tokens[i]);
-        if (!m) {
-            return make_error("position: move " + std::to_string(number) + " " + quote(tokens[i]) +
-                              " is not a move (a square a1..h8 or pass)");
+        const auto pieces = transcript_pieces(tokens[i]);
+        const std::string where = pieces.size() > 1 ? " (in " + quote(tokens[i]) + ")" : "";
+        for (const auto piece : pieces) {
+            ++number;
+            auto m = parse_move(piece);
+            if (!m) {
+                return make_error("position: move " + std::to_string(number) + " " + quote(piece) + where +
+                                  " is not a move (a square a1..h8 or pass)");
+            }
+            auto next = apply_move(setup.current, *m);
+            if (!next) {
+                return make_error("position: move " + std::to_string(number) + " " + quote(piece) + where + ": " +
+                                  next.error().message);
+            }
+            setup.current = *next;
+            setup.moves.push_back(*m);
         }
-        auto next = apply_move(setup.current, *m);
-        if (!next) {
-            return make_error("position: move " + std::to_string(number) + " " + quote(tokens[i]) + ": " +
-                              next.error().message);
-        }
-        setup.current = *next;
-        setup.moves.push_back(*m);
     }
     return setup;
 }

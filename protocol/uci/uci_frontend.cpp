@@ -21,16 +21,17 @@ constexpr const char* kHelp[] = {
     "commands (one per line; replies one per line):",
     "  uci                          -> id name, id author, option lines, uciok",
     "  isready                      -> readyok (answered at once, also while searching)",
-    "  setoption name N value V     Hash Threads Algorithm Aspiration TT IterativeDeepening Ordering MultiPV MoveOverhead",
+    "  setoption name N value V     Hash Threads Algorithm Aspiration TT IterativeDeepening Ordering",
+    "                               Eval (pattern|heuristic) EvalFile (path of pattern weights) MultiPV MoveOverhead",
     "  ucinewgame                   clear the hash table and history",
-    "  position startpos [moves m1 m2 ...]",
+    "  position startpos [moves m1 m2 ...]  (a moves token may be a transcript: f5d6c3)",
     "  position board <64 squares> <side> [moves ...]",
     "  position variant <8x8|6x6|4x4|diamond|diamond-parallel> [board <64 squares> <side>] [moves ...]",
     "  position obf <OBF line>",
     "  go [depth N] [nodes N] [movetime MS] [btime MS] [wtime MS] [binc MS] [winc MS] [movestogo N]",
     "     [infinite] [solve] [wld] [searchmoves m ...] [algo NAME]   -> info ..., info string stats ..., bestmove M",
     "  stop                         end the search; its bestmove follows",
-    "  d                            draw the board, legal moves, board string and moves",
+    "  d                            draw the board, legal moves, board string, evaluation and moves",
     "  perft N                      count the move paths of N plies (a pass is a ply)",
     "  bench [depth]                search the bench positions; prints nodes, time and nps",
     "  nboard 2                     (as the first command) switch to the NBoard protocol",
@@ -133,6 +134,8 @@ void UciFrontend::cmd_display() {
               (pos.side == Color::Black ? "black" : "white") + " to move, " + std::to_string(pos.empty_count()) +
               " empties");
     ctx_.send("legal: " + legal);
+    ctx_.send("evaluation: " + std::string(ctx_.searcher().evaluation_name(pos)) + " (" +
+              ctx_.searcher().evaluation_status() + ")");
     ctx_.send("moves: " + (ctx_.game.moves.empty() ? std::string("(none)") : format_moves(ctx_.game.moves)));
 }
 

@@ -97,11 +97,17 @@ TEST_CASE("setoption parsing and option assignment") {
     CHECK(uci::assign_option(base, "MoveOverhead", "0")->move_overhead_ms == 0);
     for (auto [n, v] : {std::pair{"Hash", "0"}, {"Hash", "65537"}, {"Threads", "0"}, {"Threads", "257"},
                         {"MultiPV", "65"}, {"MoveOverhead", "5001"}, {"Algorithm", "x"}, {"TT", "maybe"},
-                        {"Ordering", "random"}, {"Nope", "1"}, {"Hash", ""}}) {
+                        {"Ordering", "random"}, {"Nope", "1"}, {"Hash", ""}, {"Eval", "nn"}, {"EvalFile", ""}}) {
         CHECK_MESSAGE(!uci::assign_option(base, n, v), n << "=" << v);
     }
+    auto heuristic = uci::assign_option(base, "eval", "Heuristic");
+    REQUIRE(heuristic);
+    CHECK(heuristic->search.evaluation == EvalKind::Heuristic);
+    auto file = uci::assign_option(base, "EvalFile", "/tmp/my weights.bin");
+    REQUIRE(file);
+    CHECK(file->eval_file == "/tmp/my weights.bin");
     const auto lines = uci::option_lines(base);
-    CHECK(lines.size() == 9);
+    CHECK(lines.size() == 11);
 }
 
 TEST_CASE("parse_position: every form, and errors name the bad token") {
@@ -130,6 +136,40 @@ TEST_CASE("parse_position: every form, and errors name the bad token") {
                           Case{"position board", "missing"}, Case{"position variant", "missing the variant"},
                           Case{"position variant 7x7", "'7x7'"}, Case{"position obf", "missing the OBF"},
                           Case{"position obf garbage", "position obf"}}) {
+        auto r = uci::parse_position(c.line);
+        REQUIRE_MESSAGE(!r, c.line);
+        CHECK_MESSAGE(r.error().message.find(c.needle) != std::string::npos, r.error().message);
+    }
+}
+
+TEST_CASE("parse_position: moves tokens may be concatenated transcripts") {
+    const auto expected = *play_transcript(start_position(), "f5d6c3d3c4");
+    for (const char* line : {"position startpos moves f5d6c3d3c4", "position startpos moves f5 d6c3 d3C4",
+                             "position startpos moves F5D6C3 d3 c4"}) {
+        auto p = uci::parse_position(line);
+        REQUIRE_MESSAGE(p, line);
+        CHECK(p->moves.size() == 5);
+        CHECK(p->current == expected);
+    }
+    const std::string start = to_board_string(start_position());
+    auto b = uci::parse_position("position board " + start + " moves f5d6 c3");
+    REQUIRE(b);
+    CHECK(b->current == *play_transcript(start_position(), "f5d6c3"));
+    auto v = uci::parse_position("position variant 8x8 moves f5f6");
+    REQUIRE(v);
+    CHECK(v->current == *play_transcript(start_position(), "f5f6"));
+    // 6x6: a transcript of the first legal move then the first legal reply.
+    const Position six = start_position(Variant::Board6x6);
+    const Move m1 = static_cast<Move>(*squares(six.moves()).begin());
+    const Move m2 = static_cast<Move>(*squares(six.play(m1).moves()).begin());
+    auto six_t = uci::parse_position("position variant 6x6 moves " + move_to_string(m1) + move_to_string(m2));
+    REQUIRE(six_t);
+    CHECK(six_t->moves == std::vector<Move>{m1, m2});
+    struct Case { const char* line; const char* needle; };
+    for (const Case& c : {Case{"position startpos moves f5d6e6", "move 3 'e6' (in 'f5d6e6'): illegal"},
+                          Case{"position startpos moves f5 d6c3zz", "move 4 'zz' (in 'd6c3zz') is not a move"},
+                          Case{"position startpos moves f5d6c", "move 3 'c' (in 'f5d6c') is not a move"},
+                          Case{"position variant 6x6 moves a1", "move 1 'a1'"}}) {
         auto r = uci::parse_position(c.line);
         REQUIRE_MESSAGE(!r, c.line);
         CHECK_MESSAGE(r.error().message.find(c.needle) != std::string::npos, r.error().message);

@@ -39,7 +39,7 @@ TEST_CASE("uci handshake lists every option and isready answers") {
     CHECK(starts_with(lines[0], "id name "));
     CHECK(count_prefix(lines, "id author ") == 1);
     for (const char* name : {"Hash", "Threads", "Algorithm", "Aspiration", "TT", "IterativeDeepening", "Ordering",
-                             "MultiPV", "MoveOverhead"}) {
+                             "Eval", "EvalFile", "MultiPV", "MoveOverhead"}) {
         CHECK_MESSAGE(count_prefix(lines, std::string("option name ") + name + " type ") == 1, name);
     }
     io.send("isready");
@@ -132,6 +132,51 @@ TEST_CASE("position forms startpos board variant obf") {
     bool variant_shown = false;
     for (const auto& l : io.read_until("moves:")) variant_shown |= starts_with(l, "variant: diamond,");
     CHECK(variant_shown);
+}
+
+TEST_CASE("Eval and EvalFile options: switching changes the score, a bad file is refused and search still works") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    CHECK(option_line(io, "Eval") == "option name Eval type combo default pattern var pattern var heuristic");
+    CHECK(option_line(io, "EvalFile") == "option name EvalFile type string default <empty>");
+    // The score of a fixed midgame position at depth 2 under each evaluation (the two differ).
+    auto score_of = [&](const std::string& eval) {
+        io.send("setoption name Eval value " + eval);
+        io.send("position startpos moves f5d6c3d3c4f4f6f3e6e7");
+        io.send("d");
+        std::string shown;
+        for (const auto& l : io.read_until("moves:")) {
+            if (starts_with(l, "evaluation: ")) shown = l;
+        }
+        CHECK_MESSAGE(starts_with(shown, "evaluation: " + eval + " ("), shown);
+        io.send("go depth 2");
+        std::string score;
+        for (const auto& l : io.read_until("bestmove ")) {
+            const auto at = l.find(" score ");
+            if (starts_with(l, "info depth 2 ") && at != std::string::npos) score = l.substr(at, l.find(' ', at + 11) - at);
+        }
+        return score;
+    };
+    const std::string pattern = score_of("pattern");
+    const std::string heuristic = score_of("heuristic");
+    CHECK(!pattern.empty());
+    CHECK(!heuristic.empty());
+    CHECK_MESSAGE(pattern != heuristic, pattern << " vs " << heuristic);
+    CHECK(score_of("pattern") == pattern);  // switching back restores it
+    io.send("setoption name Eval value bogus");
+    auto l = io.read_line();
+    REQUIRE(l);
+    CHECK(starts_with(*l, "info string error: setoption Eval: 'bogus'"));
+    // A file that cannot be read, and one that is not a weights file: refused with the reason, old weights stay.
+    for (const std::string& bad : {std::string("/nonexistent/weights.bin"), engine_binary()}) {
+        io.send("setoption name EvalFile value " + bad);
+        l = io.read_line();
+        REQUIRE(l);
+        CHECK_MESSAGE(starts_with(*l, "info string error: setoption EvalFile: "), *l);
+        CHECK_MESSAGE(l->find("the old weights stay") != std::string::npos, *l);
+    }
+    CHECK(option_line(io, "EvalFile") == "option name EvalFile type string default <empty>");
+    CHECK(score_of("pattern") == pattern);
 }
 
 TEST_CASE("go depth gives info lines then the stats line then exactly one bestmove") {
@@ -375,6 +420,30 @@ TEST_CASE("quit during a search sends the bestmove and exits 0 and so does the e
         engine.io().close_write();
         CHECK(!engine.io().read_until("bestmove ", 5s).empty());
         CHECK(engine.wait_exit() == 0);
+    }
+}
+
+TEST_CASE("quit behind waiting commands still carries them out and every go gets its bestmove") {
+    // A script written at once: a search runs while the rest waits; the quit must not drop what waits
+    // before it (the race showed up in 2 of 3 runs before the fix, hence the rounds).
+    const std::vector<std::string> script = {
+        "uci", "isready", "position startpos moves f5 d6", "go depth 8", "isready", "position startpos moves a1",
+        "setoption name Hash value 999999999", "go depth 4 algo mtdf", "d", "quit", "go depth 1"};
+    for (int round = 0; round < 6; ++round) {
+        CAPTURE(round);
+        EngineProcess engine;
+        auto& io = engine.io();
+        std::string bytes;
+        for (const auto& l : script) bytes += l + "\n";
+        REQUIRE(io.send_raw(bytes));
+        std::vector<std::string> all;
+        for (auto l = io.read_line(5s); l; l = io.read_line(5s)) all.push_back(*l);
+        CHECK(engine.wait_exit() == 0);
+        CHECK(count_prefix(all, "bestmove ") == 2);  // not 3: the go after the quit is not read
+        CHECK(count_prefix(all, "readyok") == 2);
+        CHECK(count_prefix(all, "info string error: setoption Hash") == 1);
+        CHECK(count_prefix(all, "info string error: position: move 1 'a1'") == 1);
+        CHECK(std::find(all.begin(), all.end(), "moves: f5 d6") != all.end());  // d ran, a1 was refused
     }
 }
 
