@@ -1,7 +1,7 @@
 // libFuzzer target for the protocol's text parsers: the input is split into lines (with the stdio line
 // splitter) and every line goes through the go, setoption/option, position and GGF parsers. Crashes,
 // sanitizer reports and broken invariants (a successful parse must describe a legal, consistent game) are
-// findings. Build and run: see docs/readme/protocol.md (preset "fuzz").
+// findings. Build and run: see docs/protocol.md (preset "fuzz").
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // reversi-match: engine-vs-engine matches with paired openings, fault handling, resumable results and
-// honest statistics. See docs/readme/match.md.
+// honest statistics. See docs/match.md.
 #include <algorithm>
 #include <csignal>
 #include <cstdio>

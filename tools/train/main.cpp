@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
          {"positions", true, "bench: number of positions (default 200000); probcut: (default 2000)"},
          {"pairs", true, "probcut: shallow:deep depth pairs (default 2:4,3:6,4:8)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
-        "Reproduce the shipped weights: see docs/readme/eval.md."};
+        "Reproduce the shipped weights: see docs/eval.md."};
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     if (!cli::init_logging("reversi-train", parsed.args.get("log-level", "info"))) return 2;

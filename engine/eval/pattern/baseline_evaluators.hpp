@@ -1,5 +1,5 @@
 #pragma once
-// Simple untrained evaluations used as baselines when measuring the trained one (docs/readme/eval.md).
+// Simple untrained evaluations used as baselines when measuring the trained one (docs/eval.md).
 //   DiscDifferenceEvaluator  discs of the side to move minus the other side's
 //   MobilityCornerEvaluator  (mobility difference) + 3 x (corner difference): the textbook rule of thumb
 #include "engine/eval/evaluator.hpp"

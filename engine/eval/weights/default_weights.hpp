@@ -1,6 +1,6 @@
 #pragma once
 // The default weights file, embedded in the binary. default_weights_data.cpp is generated from
-// engine/data/pattern.weights by `reversi-train embed` (see docs/readme/eval.md); do not edit it by hand.
+// engine/data/pattern.weights by `reversi-train embed` (see docs/eval.md); do not edit it by hand.
 #include <cstdint>
 #include <span>
 
