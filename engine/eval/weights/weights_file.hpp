@@ -20,12 +20,14 @@
 //                varint = LEB128 (7 bits per byte, low bits first, high bit = more bytes follow).
 // Most 3^10 configurations never occur in games, so the zero runs make the file compact.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "engine/core/expected.hpp"
 #include "engine/eval/pattern/pattern_layout.hpp"
+#include "engine/eval/probcut_model.hpp"
 
 namespace reversi::eval {
 
@@ -53,6 +55,8 @@ static_assert(kPhaseCount <= 32, "the trained-phase mask has 32 bits");
 struct WeightSet {
     std::vector<std::int16_t> weights = std::vector<std::int16_t>(std::size_t{kPhaseCount} * kWeightsPerPhase, 0);
     std::uint32_t trained_mask = 0;
+    // Multi-ProbCut calibration measured with these weights (absent: no selective search).
+    std::optional<ProbCutModel> probcut;
 
     [[nodiscard]] const std::int16_t* phase(int p) const noexcept {
         return weights.data() + static_cast<std::size_t>(p) * kWeightsPerPhase;
