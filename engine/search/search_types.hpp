@@ -50,6 +50,10 @@ struct SearchOptions {
     std::vector<Move> fixed_order;  // squares in priority order, for MoveOrdering::Fixed
     EvalKind evaluation = EvalKind::Pattern;
     bool dedicated_endgame = true;  // exact solves through engine/endgame/ where it applies (exact_solve.hpp)
+    // Multi-ProbCut confidence in percent: a node is cut when the shallow search predicts a fail with
+    // at least this probability. 100 = no selective cut (every cutoff proven). Used only by the
+    // engine's own search (negascout with the pattern evaluation, not exact iterations).
+    int selectivity = 100;
 };
 
 struct SearchLimits {
