@@ -34,9 +34,6 @@
 
 namespace reversi {
 
-inline constexpr int kMinSelectivity = 50;
-inline constexpr int kMaxSelectivity = 100;  // off
-
 // t for a confidence of `percent` (two-sided normal quantile); +infinity for percent >= 100.
 [[nodiscard]] double selectivity_quantile(int percent) noexcept;
 

@@ -57,6 +57,9 @@ struct SearchOptions {
     int selectivity = 100;
 };
 
+inline constexpr int kMinSelectivity = 50;
+inline constexpr int kMaxSelectivity = 100;  // off
+
 // The selectivity the engine plays and analyses with (the protocol's Selectivity default, the bench);
 // docs/search.md gives the measurement behind it.
 inline constexpr int kEngineSelectivity = 95;

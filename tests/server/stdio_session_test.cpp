@@ -39,7 +39,7 @@ TEST_CASE("uci handshake lists every option and isready answers") {
     CHECK(starts_with(lines[0], "id name "));
     CHECK(count_prefix(lines, "id author ") == 1);
     for (const char* name : {"Hash", "Threads", "Algorithm", "Aspiration", "TT", "IterativeDeepening", "Ordering",
-                             "Eval", "EvalFile", "MultiPV", "MoveOverhead"}) {
+                             "Eval", "EvalFile", "MultiPV", "MoveOverhead", "Selectivity"}) {
         CHECK_MESSAGE(count_prefix(lines, std::string("option name ") + name + " type ") == 1, name);
     }
     io.send("isready");
@@ -66,7 +66,8 @@ TEST_CASE("setoption accepts in-range values and refuses bad ones keeping the ol
                           Case{"Algorithm", "mtdf", "bogosort", "default mtdf "},
                           Case{"Aspiration", "off", "maybe", "default false"}, Case{"TT", "false", "2", "default false"},
                           Case{"IterativeDeepening", "off", "x", "default false"},
-                          Case{"Ordering", "none", "random", "default none "}, Case{"MultiPV", "3", "0", "default 3 "}}) {
+                          Case{"Ordering", "none", "random", "default none "}, Case{"MultiPV", "3", "0", "default 3 "},
+                          Case{"Selectivity", "73", "101", "default 73 "}}) {
         io.send(std::string("setoption name ") + c.name + " value " + c.good);
         io.send(std::string("setoption name ") + c.name + " value " + c.bad);
         auto l = io.read_line();
@@ -189,7 +190,7 @@ TEST_CASE("go depth gives info lines then the stats line then exactly one bestmo
     CHECK(count_prefix(lines, "info depth ") >= 1);
     const std::string& last_info = *std::find_if(lines.rbegin(), lines.rend(),
                                                  [](const auto& l) { return starts_with(l, "info depth "); });
-    for (const char* field : {" seldepth ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "}) {
+    for (const char* field : {" seldepth ", " selectivity ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "}) {
         CHECK_MESSAGE(last_info.find(field) != std::string::npos, last_info);
     }
     REQUIRE(lines.size() >= 2);
