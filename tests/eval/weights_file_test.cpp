@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -240,6 +241,29 @@ TEST_CASE("the embedded default weights decode, are fully trained and are not tr
     for (auto w : evaluator->weights().weights) nonzero += w != 0 ? 1 : 0;
     CHECK(nonzero > 10000);
     CHECK(evaluator->name() == "pattern");
+}
+
+TEST_CASE("the embedded default weights carry a sane Multi-ProbCut model") {
+    auto evaluator = PatternEvaluator::embedded_default();
+    REQUIRE(evaluator);
+    const auto& model = evaluator->weights().probcut;
+    REQUIRE_MESSAGE(model.has_value(), "engine/data/pattern.weights has no Multi-ProbCut section");
+    for (int phase = 2; phase <= 8; ++phase) {
+        for (int depth = 3; depth <= 8; ++depth) {
+            CAPTURE(phase);
+            CAPTURE(depth);
+            const ProbCutLine* line = model->line(phase, depth);
+            REQUIRE(line != nullptr);
+            CHECK(line->shallow >= 1);
+            CHECK(line->shallow < depth);
+            CHECK(line->a > 0.5F);
+            CHECK(line->a < 1.5F);
+            CHECK(line->sigma > 0.0F);
+            CHECK(line->sigma < 15.0F);
+            CHECK(std::abs(line->b) < 5.0F);
+        }
+    }
+    CHECK(model->line(0, 6) == nullptr);  // phase 0 (0-5 empties) is never calibrated
 }
 
 TEST_CASE("embed_source writes every byte and the size") {
