@@ -69,9 +69,10 @@ int run_play_measure(const cli::ParsedArgs& args) {
                 settings.hash_mib, std::string(eval_kind_name(settings.evaluation)).c_str(), settings.selectivity,
                 settings.movetime_ms ? ("movetime " + std::to_string(*settings.movetime_ms) + " ms").c_str()
                                      : ("depth " + std::to_string(*settings.depth)).c_str());
-    std::printf("loss = best listed score - chosen move's score (discs)\n");
-    std::printf("%-20s %9s %9s %8s %7s %10s %7s %10s %11s\n", "file", "positions", "mean-loss", "max-loss", "best%",
-                "mean-depth", "exact%", "time-s", "Mnodes/s");
+    std::printf("loss = best listed score - chosen move's score (discs); cpu%% = CPU time / wall time of the searches\n"
+                "(with --movetime, a cpu%% well below 100 means other work took the core and the depths are lower)\n");
+    std::printf("%-20s %9s %9s %8s %7s %10s %7s %10s %6s %11s\n", "file", "positions", "mean-loss", "max-loss", "best%",
+                "mean-depth", "exact%", "time-s", "cpu%", "Mnodes/s");
     for (const auto& path : args.positional) {
         auto entries = read_obf_file(path);
         if (!entries) {
@@ -87,9 +88,9 @@ int run_play_measure(const cli::ParsedArgs& args) {
         }
         const double n = q->positions ? static_cast<double>(q->positions) : 1.0;
         const double seconds = q->time.count();
-        std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %11.2f\n", name.c_str(), q->positions,
+        std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %5.0f%% %11.2f\n", name.c_str(), q->positions,
                     q->loss / n, q->max_loss, 100.0 * static_cast<double>(q->best_chosen) / n, q->depth / n,
-                    100.0 * static_cast<double>(q->exact) / n, seconds,
+                    100.0 * static_cast<double>(q->exact) / n, seconds, seconds > 0 ? 100.0 * q->cpu_seconds / seconds : 0.0,
                     seconds > 0 ? static_cast<double>(q->nodes) / seconds / 1e6 : 0.0);
         std::fflush(stdout);
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <ctime>
 
 #include "engine/search/searcher.hpp"
 #include "protocol/time/time_manager.hpp"
@@ -43,7 +44,9 @@ Expected<PlayQuality> measure_play(const std::vector<ObfEntry>& entries, const P
         }
         searcher.clear();
         const auto t0 = std::chrono::steady_clock::now();
+        const std::clock_t c0 = std::clock();
         const SearchResult r = searcher.search(entry.position, limits, callbacks, stop);
+        q.cpu_seconds += static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
         q.time += std::chrono::steady_clock::now() - t0;
         const auto chosen = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
                                          [&](const auto& ms) { return ms.first == r.best_move; });

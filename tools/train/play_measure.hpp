@@ -32,6 +32,8 @@ struct PlayQuality {
     double max_loss = 0;
     std::uint64_t nodes = 0;
     std::chrono::duration<double> time{0};  // wall time of the searches
+    double cpu_seconds = 0;                  // process CPU time of the searches (below the wall time when
+                                             // other work takes the core: movetime results then mean less)
 };
 
 // Searches every entry (the table cleared before each, 1 thread); progress on stderr. An error when the
