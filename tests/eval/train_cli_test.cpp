@@ -74,10 +74,29 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     CHECK(measured.output.find("pattern") != std::string::npos);
     CHECK(measured.output.find("heuristic") != std::string::npos);
 
-    const Run probcut = run("probcut --weights " + out + " --wthor " + data + "/wthor --positions 40 --pairs 1:2");
+    // The engine's own search: chosen-move quality on the first positions of a file.
+    const Run played = run("measure --weights " + out + " --depth 3 --limit 5 " + data + "/endgame-hard/hard-20.obf");
+    REQUIRE_MESSAGE(played.status == 0, played.output);
+    CHECK(played.output.find("mean-loss") != std::string::npos);
+    CHECK(played.output.find("hard-20.obf                  5 ") != std::string::npos);
+    CHECK(played.output.find("3.00") != std::string::npos);  // mean depth reached
+    CHECK(run("measure --movetime 10 --depth 3 " + data + "/endgame-hard/hard-20.obf").status != 0);
+    CHECK(run("measure --depth 3 --eval nonsense " + data + "/endgame-hard/hard-20.obf").status != 0);
+
+    const std::string with_model = (dir / "model.weights").string();
+    const Run probcut = run("probcut --weights " + out + " --wthor " + data + "/wthor --schedule 4:60,5:30 --min-samples 3 --threads 2 --out " + with_model);
     REQUIRE_MESSAGE(probcut.status == 0, probcut.output);
     CHECK(probcut.output.find("sigma") != std::string::npos);
-    CHECK(run("probcut --pairs 3:2").status != 0);
+    {
+        auto stored = reversi::eval::PatternEvaluator::from_file(with_model);
+        REQUIRE(stored);
+        REQUIRE(stored->weights().probcut.has_value());
+        CHECK(stored->weights().probcut->line(5, 4) != nullptr);  // 60 positions over phases 2-8, about 8 each
+        CHECK(stored->weights().probcut->line(5, 6) == nullptr);  // beyond the schedule
+        CHECK(stored->weights().weights == reversi::eval::PatternEvaluator::from_file(out)->weights().weights);
+    }
+    CHECK(run("probcut --schedule 3:x").status != 0);
+    CHECK(run("probcut --schedule 17:10").status != 0);
 
     const Run embedded = run("embed --in " + out + " --out " + (dir / "w.cpp").string());
     REQUIRE_MESSAGE(embedded.status == 0, embedded.output);

@@ -18,13 +18,17 @@ int main(int argc, char** argv) {
         "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
         "          evaluations against the exact score of every listed move (position after the move);\n"
         "          with --depths, also fixed-depth searches from each position\n"
+        "  measure --movetime MS | --depth N [--selectivity P] [--eval pattern|heuristic] [--limit N] OBF...\n"
+        "          the engine's own search (iterative deepening, 1 thread) on each position: mean disc loss\n"
+        "          of the chosen move, % best move, mean depth reached, time (instead of the table above)\n"
         "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
         "  embed   --in FILE --out FILE.cpp   writes the C++ source that embeds a weights file\n"
-        "  probcut [--positions N] [--pairs 2:4,3:6,4:8]  shallow vs deep search values on WTHOR\n"
-        "          positions: per phase, deep = a * shallow + b and the residual sigma (Multi-ProbCut data)\n"
+        "  probcut [--weights IN] [--schedule 10:2100,12:1400,...] [--threads N] [--out OUT]  Multi-ProbCut\n"
+        "          calibration: WTHOR positions searched at every depth up to the schedule's; per phase and\n"
+        "          node depth, deep = a * shallow + b and the residual sigma; --out writes IN + the model\n"
         "Results go to stdout, progress and logs to stderr.",
         {{"wthor", true, "folder of WTH_*.wtb files (default ../shared/data/wthor, from the project root)"},
-         {"out", true, "train: weights file to write; embed: .cpp to write"},
+         {"out", true, "train: weights file to write; embed: .cpp to write; probcut: weights + model to write"},
          {"in", true, "embed: weights file to read"},
          {"cache", true, "train: folder for per-file sample caches (resumable build)"},
          {"resume", false, "train: keep the phases already fitted in --out"},
@@ -37,10 +41,18 @@ int main(int argc, char** argv) {
          {"test-permille", true, "train: held-out share in permille (default 100)"},
          {"seed", true, "train: seed of the held-out split (default 1)"},
          {"max-games", true, "train: use only the first N games (0 = all)"},
-         {"weights", true, "measure/bench: weights file (default: the embedded weights)"},
+         {"weights", true, "measure/bench/probcut: weights file (default: the embedded weights)"},
+         {"movetime", true, "measure: engine search per position, as go movetime MS"},
+         {"depth", true, "measure: engine search per position, as go depth N"},
+         {"selectivity", true, "measure: Multi-ProbCut confidence in percent, 100 = off (default 100)"},
+         {"eval", true, "measure: evaluation of the engine search, pattern or heuristic (default pattern)"},
+         {"limit", true, "measure: only the first N positions of each file (default all)"},
          {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
-         {"positions", true, "bench: number of positions (default 200000); probcut: (default 2000)"},
-         {"pairs", true, "probcut: shallow:deep depth pairs (default 2:4,3:6,4:8)"},
+         {"positions", true, "bench: number of positions (default 200000)"},
+         {"schedule", true, "probcut: D:N,... the first N positions searched to depth D (default 10:2100,11:1400,12:910)"},
+         {"min-samples", true, "probcut: fewer positions leave a cell uncalibrated (default 100)"},
+         {"threads", true, "probcut: worker threads (default 1)"},
+         {"clear-per-depth", false, "probcut: clear the table before every depth, not only per position (a check: same values)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
         "Reproduce the shipped weights: see docs/eval.md."};
     auto parsed = cli::parse_command_line(spec, argc, argv);

@@ -16,6 +16,7 @@
 #include "engine/eval/pattern/baseline_evaluators.hpp"
 #include "tools/train/commands.hpp"
 #include "tools/train/evaluator_choice.hpp"
+#include "tools/train/play_measure.hpp"
 #include "tools/train/search_measure.hpp"
 
 namespace reversi::train {
@@ -36,6 +37,66 @@ struct Tally {
     long long positions = 0;
 };
 
+// --movetime MS or --depth N: the engine's search (Searcher) on each position, chosen-move quality.
+int run_play_measure(const cli::ParsedArgs& args) {
+    const auto fail = [](const std::string& message) {
+        std::fprintf(stderr, "reversi-train: %s\n", message.c_str());
+        return 2;
+    };
+    PlaySettings settings;
+    if (args.has("movetime") == args.has("depth")) return fail("measure: give either --movetime MS or --depth N");
+    if (args.has("movetime")) {
+        const auto ms = args.get_int("movetime", 1000, 1, 3600000);
+        if (!ms) return fail(ms.error().message);
+        settings.movetime_ms = static_cast<int>(*ms);
+    } else {
+        const auto depth = args.get_int("depth", 8, 1, 60);
+        if (!depth) return fail(depth.error().message);
+        settings.depth = static_cast<int>(*depth);
+    }
+    const auto selectivity = args.get_int("selectivity", 100, 1, 100);
+    if (!selectivity) return fail(selectivity.error().message);
+    settings.selectivity = static_cast<int>(*selectivity);
+    const auto kind = parse_eval_kind(args.get("eval", "pattern"));
+    if (!kind) return fail("--eval: " + kind.error().message);
+    settings.evaluation = *kind;
+    settings.weights = args.get("weights", "");
+    const auto limit = args.get_int("limit", 0, 0, 100000000);
+    if (!limit) return fail(limit.error().message);
+
+    std::printf("engine search (Searcher: iterative deepening, 1 thread, Hash %zu MiB cleared per position), eval %s, "
+                "selectivity %d%%, %s\n",
+                settings.hash_mib, std::string(eval_kind_name(settings.evaluation)).c_str(), settings.selectivity,
+                settings.movetime_ms ? ("movetime " + std::to_string(*settings.movetime_ms) + " ms").c_str()
+                                     : ("depth " + std::to_string(*settings.depth)).c_str());
+    std::printf("loss = best listed score - chosen move's score (discs); cpu%% = CPU time / wall time of the searches\n"
+                "(with --movetime, a cpu%% well below 100 means other work took the core and the depths are lower)\n");
+    std::printf("%-20s %9s %9s %8s %7s %10s %7s %10s %6s %11s\n", "file", "positions", "mean-loss", "max-loss", "best%",
+                "mean-depth", "exact%", "time-s", "cpu%", "Mnodes/s");
+    for (const auto& path : args.positional) {
+        auto entries = read_obf_file(path);
+        if (!entries) {
+            std::fprintf(stderr, "reversi-train: %s\n", entries.error().message.c_str());
+            return 1;
+        }
+        if (*limit > 0 && entries->size() > static_cast<std::size_t>(*limit)) entries->resize(static_cast<std::size_t>(*limit));
+        const std::string name = std::filesystem::path(path).filename().string();
+        const auto q = measure_play(*entries, settings, name);
+        if (!q) {
+            std::fprintf(stderr, "reversi-train: %s\n", q.error().message.c_str());
+            return 1;
+        }
+        const double n = q->positions ? static_cast<double>(q->positions) : 1.0;
+        const double seconds = q->time.count();
+        std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %5.0f%% %11.2f\n", name.c_str(), q->positions,
+                    q->loss / n, q->max_loss, 100.0 * static_cast<double>(q->best_chosen) / n, q->depth / n,
+                    100.0 * static_cast<double>(q->exact) / n, seconds, seconds > 0 ? 100.0 * q->cpu_seconds / seconds : 0.0,
+                    seconds > 0 ? static_cast<double>(q->nodes) / seconds / 1e6 : 0.0);
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int run_measure(const cli::ParsedArgs& args) {
@@ -43,6 +104,7 @@ int run_measure(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: measure needs OBF files\n");
         return 2;
     }
+    if (args.has("movetime") || args.has("depth")) return run_play_measure(args);
     auto pattern = load_pattern_evaluator(args);
     if (!pattern) return 1;
     const ZeroEvaluator zero;

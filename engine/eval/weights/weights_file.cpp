@@ -1,6 +1,8 @@
 #include "engine/eval/weights/weights_file.hpp"
 
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -58,6 +60,66 @@ bool get_varint(std::span<const std::uint8_t> data, std::size_t& at, std::uint32
 std::uint32_t zigzag(std::int32_t v) { return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31); }
 std::int32_t unzigzag(std::uint32_t v) { return static_cast<std::int32_t>(v >> 1) ^ -static_cast<std::int32_t>(v & 1); }
 
+// The Multi-ProbCut section: one record per valid cell (layout in weights_file.hpp).
+std::vector<std::uint8_t> encode_probcut(const std::optional<ProbCutModel>& model) {
+    std::vector<std::uint8_t> out;
+    if (!model) return out;
+    for (int p = 0; p < kPhaseCount; ++p) {
+        for (int d = ProbCutModel::kMinDepth; d <= ProbCutModel::kMaxDepth; ++d) {
+            const ProbCutLine& l = model->lines[static_cast<std::size_t>(p)][static_cast<std::size_t>(d)];
+            if (!l.valid() || l.shallow >= d || !std::isfinite(l.a) || !std::isfinite(l.b) || !std::isfinite(l.sigma)) {
+                continue;
+            }
+            out.push_back(static_cast<std::uint8_t>(p));
+            out.push_back(static_cast<std::uint8_t>(d));
+            out.push_back(static_cast<std::uint8_t>(l.shallow));
+            out.push_back(0);
+            put32(out, std::bit_cast<std::uint32_t>(l.a));
+            put32(out, std::bit_cast<std::uint32_t>(l.b));
+            put32(out, std::bit_cast<std::uint32_t>(l.sigma));
+        }
+    }
+    return out;
+}
+
+// Decodes a section whose size and CRC have been checked; an error message or the model.
+Expected<ProbCutModel> decode_probcut(std::span<const std::uint8_t> section) {
+    if (section.size() % kProbCutRecordSize != 0) {
+        return make_error("Multi-ProbCut section of " + std::to_string(section.size()) + " bytes, not a multiple of " +
+                          std::to_string(kProbCutRecordSize));
+    }
+    ProbCutModel model;
+    std::array<std::array<bool, ProbCutModel::kMaxDepth + 1>, kPhaseCount> seen{};
+    for (std::size_t at = 0; at < section.size(); at += kProbCutRecordSize) {
+        const std::uint8_t* r = section.data() + at;
+        const int phase = r[0];
+        const int depth = r[1];
+        const int shallow = r[2];
+        const std::string cell = "Multi-ProbCut record " + std::to_string(at / kProbCutRecordSize) + ": ";
+        if (phase >= kPhaseCount) return make_error(cell + "bad phase " + std::to_string(phase));
+        if (depth < ProbCutModel::kMinDepth || depth > ProbCutModel::kMaxDepth) {
+            return make_error(cell + "bad depth " + std::to_string(depth) + " (expected " +
+                              std::to_string(ProbCutModel::kMinDepth) + ".." + std::to_string(ProbCutModel::kMaxDepth) + ")");
+        }
+        if (shallow < 1 || shallow >= depth) {
+            return make_error(cell + "bad shallow depth " + std::to_string(shallow) + " for depth " + std::to_string(depth));
+        }
+        if (r[3] != 0) return make_error(cell + "reserved byte is not 0");
+        auto& was = seen[static_cast<std::size_t>(phase)][static_cast<std::size_t>(depth)];
+        if (was) return make_error(cell + "phase " + std::to_string(phase) + " depth " + std::to_string(depth) + " twice");
+        was = true;
+        ProbCutLine& l = model.lines[static_cast<std::size_t>(phase)][static_cast<std::size_t>(depth)];
+        l.shallow = static_cast<std::int8_t>(shallow);
+        l.a = std::bit_cast<float>(get32(r + 4));
+        l.b = std::bit_cast<float>(get32(r + 8));
+        l.sigma = std::bit_cast<float>(get32(r + 12));
+        if (!std::isfinite(l.a) || !std::isfinite(l.b) || !std::isfinite(l.sigma) || !l.valid()) {
+            return make_error(cell + "bad values (a and sigma must be finite and positive, b finite)");
+        }
+    }
+    return model;
+}
+
 }  // namespace
 
 std::uint32_t crc32(std::span<const std::uint8_t> bytes) noexcept {
@@ -81,8 +143,9 @@ std::vector<std::uint8_t> encode_weights(const WeightSet& set) {
             ++i;
         }
     }
+    const std::vector<std::uint8_t> probcut = encode_probcut(set.probcut);
     std::vector<std::uint8_t> out;
-    out.reserve(kWeightsHeaderSize + payload.size());
+    out.reserve(kWeightsHeaderSize + payload.size() + probcut.size());
     for (char c : std::string_view("RVPW")) out.push_back(static_cast<std::uint8_t>(c));
     put16(out, kWeightsFormatVersion);
     put16(out, kPhaseCount);
@@ -92,23 +155,35 @@ std::vector<std::uint8_t> encode_weights(const WeightSet& set) {
     put32(out, set.trained_mask);
     put32(out, static_cast<std::uint32_t>(payload.size()));
     put32(out, crc32(payload));
-    put32(out, crc32(std::span<const std::uint8_t>(out.data(), 28)));
+    put32(out, static_cast<std::uint32_t>(probcut.size()));
+    put32(out, probcut.empty() ? 0u : crc32(probcut));
+    put32(out, crc32(std::span<const std::uint8_t>(out.data(), kWeightsHeaderSize - 4)));
     out.insert(out.end(), payload.begin(), payload.end());
+    out.insert(out.end(), probcut.begin(), probcut.end());
     return out;
 }
 
 Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source) {
     const auto fail = [&](const std::string& what) { return make_error("weights " + source + ": " + what); };
-    if (bytes.size() < kWeightsHeaderSize) {
+    if (bytes.size() < kWeightsHeaderSizeV1) {
         return fail("truncated: " + std::to_string(bytes.size()) + " bytes, the header alone needs " +
-                    std::to_string(kWeightsHeaderSize));
+                    std::to_string(kWeightsHeaderSizeV1));
     }
     const std::uint8_t* h = bytes.data();
     if (std::memcmp(h, "RVPW", 4) != 0) return fail("not a weights file (bad magic, expected RVPW)");
-    if (get32(h + 28) != crc32(bytes.first(28))) return fail("corrupted header (header checksum mismatch)");
-    if (get16(h + 4) != kWeightsFormatVersion) {
-        return fail("format version " + std::to_string(get16(h + 4)) + ", this build reads version " +
-                    std::to_string(kWeightsFormatVersion));
+    const std::uint16_t version = get16(h + 4);
+    if (version != 1 && version != kWeightsFormatVersion) {
+        // The version field itself may be the damaged byte: say so when the v1 or v2 checksum disagrees.
+        return fail("format version " + std::to_string(version) + ", this build reads versions 1 and " +
+                    std::to_string(kWeightsFormatVersion) + " (or a corrupted header)");
+    }
+    const std::size_t header_size = version == 1 ? kWeightsHeaderSizeV1 : kWeightsHeaderSize;
+    if (bytes.size() < header_size) {
+        return fail("truncated: " + std::to_string(bytes.size()) + " bytes, the header alone needs " +
+                    std::to_string(header_size));
+    }
+    if (get32(h + header_size - 4) != crc32(bytes.first(header_size - 4))) {
+        return fail("corrupted header (header checksum mismatch)");
     }
     if (get16(h + 6) != kPhaseCount || get32(h + 8) != kWeightsPerPhase || get16(h + 12) != kEmptiesPerPhase ||
         get16(h + 14) != kWeightScale) {
@@ -116,14 +191,29 @@ Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const st
                     std::to_string(get32(h + 8)) + ", scale " + std::to_string(get16(h + 14)) + ")");
     }
     const std::uint32_t payload_size = get32(h + 20);
-    const std::size_t available = bytes.size() - kWeightsHeaderSize;
+    const std::uint32_t probcut_size = version == 1 ? 0 : get32(h + 28);
+    const std::size_t available = bytes.size() - header_size;
     if (available < payload_size) {
         return fail("truncated: the header announces " + std::to_string(payload_size) + " payload bytes, only " +
                     std::to_string(available) + " are present");
     }
-    if (available > payload_size) return fail("trailing garbage after the payload");
-    const auto payload = bytes.subspan(kWeightsHeaderSize);
+    if (available - payload_size < probcut_size) {
+        return fail("truncated Multi-ProbCut section: the header announces " + std::to_string(probcut_size) +
+                    " bytes, only " + std::to_string(available - payload_size) + " are present");
+    }
+    if (available - payload_size > probcut_size) return fail("trailing garbage after the payload");
+    const auto payload = bytes.subspan(header_size, payload_size);
     if (crc32(payload) != get32(h + 24)) return fail("corrupted payload (checksum mismatch)");
+    std::optional<ProbCutModel> probcut;
+    if (probcut_size > 0) {
+        const auto section = bytes.subspan(header_size + payload_size);
+        if (crc32(section) != get32(h + 32)) return fail("corrupted Multi-ProbCut section (checksum mismatch)");
+        auto model = decode_probcut(section);
+        if (!model) return fail(model.error().message);
+        probcut = *model;
+    } else if (version != 1 && get32(h + 32) != 0) {
+        return fail("corrupted header (a Multi-ProbCut checksum without a section)");
+    }
 
     WeightSet set;
     set.trained_mask = get32(h + 16);
@@ -145,6 +235,7 @@ Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const st
         }
     }
     if (at != payload.size()) return fail("payload longer than its weights");
+    set.probcut = probcut;
     return set;
 }
 

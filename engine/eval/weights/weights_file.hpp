@@ -1,10 +1,10 @@
 #pragma once
-// The pattern-evaluation weights file ("RVPW" version 1).
+// The pattern-evaluation weights file ("RVPW" version 2; version 1 files are still read).
 //
 // Layout, all integers little-endian:
 //   offset size  field
 //        0    4  magic "RVPW"
-//        4    2  format version (kWeightsFormatVersion)
+//        4    2  format version (kWeightsFormatVersion = 2; 1 is read too, see below)
 //        6    2  phase count (kPhaseCount)
 //        8    4  weights per phase (kWeightsPerPhase: ties the file to the feature layout)
 //       12    2  empties per phase (kEmptiesPerPhase)
@@ -13,13 +13,29 @@
 //                partial files; a complete file has all kPhaseCount bits set)
 //       20    4  payload size in bytes
 //       24    4  CRC-32 (IEEE) of the payload
-//       28    4  CRC-32 of header bytes 0..27
-//       32     payload: for each phase in order, its kWeightsPerPhase int16 weights as tokens
+//       28    4  Multi-ProbCut section size in bytes (0: no calibration; a multiple of kProbCutRecordSize)
+//       32    4  CRC-32 of the Multi-ProbCut section (0 when there is none)
+//       36    4  CRC-32 of header bytes 0..35
+//       40     payload: for each phase in order, its kWeightsPerPhase int16 weights as tokens
 //                  varint(run of zero weights), then, unless the phase is complete, zigzag-varint(next
 //                  weight, non-zero); a phase always ends with a zero-run token.
 //                varint = LEB128 (7 bits per byte, low bits first, high bit = more bytes follow).
+//   40+payload     Multi-ProbCut section (ProbCutModel, probcut_model.hpp): one 16-byte record per
+//                  calibrated cell, in any order, each cell at most once:
+//                    0  1  phase (0..kPhaseCount-1)
+//                    1  1  node depth (ProbCutModel::kMinDepth..kMaxDepth)
+//                    2  1  shallow depth (1..node depth - 1)
+//                    3  1  reserved, 0
+//                    4  4  a      IEEE-754 binary32 bit pattern (stored exactly, finite, > 0)
+//                    8  4  b      IEEE-754 binary32 bit pattern (finite)
+//                   12  4  sigma  IEEE-754 binary32 bit pattern (discs, finite, > 0)
+//                  Cells that are not valid() are not stored and read back as default (invalid) lines;
+//                  a model without a valid cell is stored as no section (it reads back as nullopt).
+// Version 1 (written before the Multi-ProbCut section existed): the same fields up to offset 27, the
+// header CRC of bytes 0..27 at offset 28, the payload at offset 32, no section (probcut = nullopt).
 // Most 3^10 configurations never occur in games, so the zero runs make the file compact.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,7 +47,7 @@
 
 namespace reversi::eval {
 
-inline constexpr std::uint16_t kWeightsFormatVersion = 1;
+inline constexpr std::uint16_t kWeightsFormatVersion = 2;
 inline constexpr int kWeightScale = 32;  // a weight of 32 is one disc
 inline constexpr std::uint32_t kAllPhasesMask = (1u << kPhaseCount) - 1;
 
@@ -45,10 +61,27 @@ struct WeightsHeader {
     std::uint32_t trained_mask;
     std::uint32_t payload_size;
     std::uint32_t payload_crc;
+    std::uint32_t probcut_size;
+    std::uint32_t probcut_crc;
     std::uint32_t header_crc;
 };
-inline constexpr std::size_t kWeightsHeaderSize = 32;
-static_assert(sizeof(WeightsHeader) == kWeightsHeaderSize, "the header is 32 bytes without padding");
+inline constexpr std::size_t kWeightsHeaderSize = 40;
+inline constexpr std::size_t kWeightsHeaderSizeV1 = 32;
+static_assert(sizeof(WeightsHeader) == kWeightsHeaderSize, "the header is 40 bytes without padding");
+
+struct ProbCutRecord {
+    std::uint8_t phase;
+    std::uint8_t depth;
+    std::uint8_t shallow;
+    std::uint8_t reserved;
+    std::uint32_t a_bits;
+    std::uint32_t b_bits;
+    std::uint32_t sigma_bits;
+};
+inline constexpr std::size_t kProbCutRecordSize = 16;
+static_assert(sizeof(ProbCutRecord) == kProbCutRecordSize, "a Multi-ProbCut record is 16 bytes without padding");
+static_assert(sizeof(float) == 4 && std::numeric_limits<float>::is_iec559, "floats are stored as IEEE-754 binary32");
+static_assert(ProbCutModel::kMaxDepth <= 255 && kPhaseCount <= 255, "phase and depth fit a byte");
 static_assert(kPhaseCount <= 32, "the trained-phase mask has 32 bits");
 
 // All weights of all phases: weights[phase * kWeightsPerPhase + index], in units of 1/kWeightScale disc.
@@ -68,7 +101,7 @@ struct WeightSet {
 
 [[nodiscard]] std::vector<std::uint8_t> encode_weights(const WeightSet& set);
 // Every defect is an error naming it: short header, bad magic, other version or layout, truncated or
-// over-long payload, checksum mismatch, malformed tokens. `source` names the data in messages.
+// over-long payload or Multi-ProbCut section, checksum mismatch, malformed tokens, bad cell values. `source` names the data in messages.
 [[nodiscard]] Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source);
 
 [[nodiscard]] Expected<WeightSet> load_weights_file(const std::string& path);
