@@ -32,6 +32,8 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     : config_(config), sink_(std::move(sink)), job_done_(std::move(job_done)), searcher_(std::move(searcher)) {
     options_.hash_mib = config.hash_mib;
     options_.search = searcher_->options();
+    options_.search.selectivity = kEngineSelectivity;  // the engine plays selectively (the library's default: 100)
+    searcher_->set_options(options_.search);
     game.start = start_position();
     game.current = game.start;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());

@@ -201,3 +201,27 @@ TEST_CASE("Searcher selectivity: random stops and two threads still give a legal
         CHECK(is_legal(pos, r.best_move));
     }
 }
+
+TEST_CASE("Searcher selectivity: the embedded calibration makes the engine's default selective") {
+    Searcher searcher(16);
+    const eval::ProbCutModel* model = searcher.probcut_model();
+    REQUIRE_MESSAGE(model != nullptr, "the embedded weights carry no Multi-ProbCut calibration");
+    CHECK(!model->empty());
+    const Collected plain = run(searcher, kMidgame, depth_limit(10), with_selectivity(100));
+    searcher.clear();
+    const Collected engine = run(searcher, kMidgame, depth_limit(10), with_selectivity(kEngineSelectivity));
+    CHECK(plain.result.selectivity == 100);
+    CHECK(engine.result.selectivity == kEngineSelectivity);
+    REQUIRE(!engine.reports.empty());
+    CHECK(engine.reports.back().selectivity == kEngineSelectivity);
+    CHECK(engine.result.nodes * 2 < plain.result.nodes);
+    CHECK(std::abs(engine.result.score - plain.result.score) <= 6);
+    MESSAGE("depth 10: plain " << plain.result.nodes << " nodes, selectivity " << kEngineSelectivity << " "
+                               << engine.result.nodes << " nodes; scores " << plain.result.score << " / "
+                               << engine.result.score);
+    // Back to the weights' model after an override.
+    searcher.set_probcut_model(eval::ProbCutModel{});
+    CHECK(searcher.probcut_model() == nullptr);
+    searcher.set_probcut_model(std::nullopt);
+    CHECK(searcher.probcut_model() == model);
+}
