@@ -8,6 +8,18 @@
 
 namespace reversi::session {
 
+namespace {
+
+void log_selective_status(const Searcher& searcher, int selectivity) {
+    if (searcher.probcut_model() == nullptr) {
+        spdlog::info("selective search: the pattern weights carry no Multi-ProbCut calibration, Selectivity has no effect");
+    } else {
+        spdlog::info("selective search: Multi-ProbCut calibrated, Selectivity {}", selectivity);
+    }
+}
+
+}  // namespace
+
 Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConfig& config, LineSink sink,
                                                                JobDoneNotifier job_done) {
     const std::size_t need = session_memory_mib(config.hash_mib);
@@ -37,6 +49,7 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     game.start = start_position();
     game.current = game.start;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());
+    log_selective_status(*searcher_, options_.search.selectivity);
 }
 
 EngineContext::~EngineContext() {
@@ -86,6 +99,7 @@ Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
                               searcher_->evaluation_status() + ")");
         }
         spdlog::info("evaluation: {}", searcher_->evaluation_status());
+        log_selective_status(*searcher_, next.search.selectivity);
     }
     // Scores stored under another evaluation would leak into the next search: start from a clear table.
     const bool evaluation_changed =
