@@ -1,7 +1,7 @@
 // The bench fingerprint: fixed positions (the start, openings, and middle games reached by fixed
 // transcripts of seeded random games),
-// searched one after the other with the default search (iterative deepening + negascout + TT +
-// aspiration), one thread, a table of `hash_mib` MiB cleared at the start, depth 10 unless told. The node
+// searched one after the other with the engine's search as it is played (iterative deepening +
+// negascout + TT + aspiration + Multi-ProbCut at kEngineSelectivity with the embedded calibration), one thread, a table of `hash_mib` MiB cleared at the start, depth 10 unless told. The node
 // total identifies the search's behaviour; it must be the same on every run and every machine.
 #include "engine/search/bench.hpp"
 
@@ -36,6 +36,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     searcher.clear();
     SearchOptions search_options;  // the defaults: negascout, TT, iterative deepening, aspiration
     search_options.threads = 1;
+    search_options.selectivity = kEngineSelectivity;  // as the engine plays (the library default is 100)
     searcher.set_options(search_options);
     const std::atomic<bool> stop{false};
     const auto start = std::chrono::steady_clock::now();

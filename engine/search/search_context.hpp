@@ -60,6 +60,10 @@ struct SearchContext {
     std::uint64_t leaves = 0;
     bool aborted = false;
     int max_ply = 0;  // selective depth
+    // The running search makes selective (Multi-ProbCut) cuts: its table entries are stored with the
+    // selective flag, and it may take cutoffs from selective entries. A non-selective search (false, the
+    // textbook algorithms and every exact solve) only takes cutoffs from non-selective entries.
+    bool selective = false;
 
     std::vector<Move> root_moves;  // moves allowed at the root (empty: all)
     Move root_best = kNoMove;      // best root move of the running search, as the algorithms see it
@@ -112,14 +116,15 @@ struct SearchContext {
     }
 
     // Transposition table. The root (ply 0) never takes a cutoff, so that it always yields a move.
-    // A bound is used when it was computed for at least `depth` remaining plies.
+    // A bound is used when it was computed for at least `depth` remaining plies, and, for a
+    // non-selective search, by a non-selective one (the move of any entry orders the moves).
     bool probe(const S& s, int depth, int alpha, int beta, int ply, int& value, Move& tt_move) const noexcept {
         tt_move = kNoMove;
         if (!tt) return false;
         TTData d;
         if (!tt->probe(tt_key(s), d)) return false;
         tt_move = d.move;
-        if (ply == 0 || d.depth < depth) return false;
+        if (ply == 0 || d.depth < depth || (d.selective && !selective)) return false;
         if (d.lower >= beta) { value = d.lower; return true; }
         if (d.upper <= alpha) { value = d.upper; return true; }
         if (d.lower == d.upper) { value = d.lower; return true; }
@@ -130,7 +135,7 @@ struct SearchContext {
         if (!tt || aborted) return;
         const int lower = best > alpha ? best : -kInfinity;
         const int upper = best < beta ? best : kInfinity;
-        tt->store(tt_key(s), depth, lower, upper, best_move);
+        tt->store(tt_key(s), depth, lower, upper, best_move, selective);
     }
 };
 

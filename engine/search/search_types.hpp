@@ -50,11 +50,19 @@ struct SearchOptions {
     std::vector<Move> fixed_order;  // squares in priority order, for MoveOrdering::Fixed
     EvalKind evaluation = EvalKind::Pattern;
     bool dedicated_endgame = true;  // exact solves through engine/endgame/ where it applies (exact_solve.hpp)
-    // Multi-ProbCut confidence in percent: a node is cut when the shallow search predicts a fail with
-    // at least this probability. 100 = no selective cut (every cutoff proven). Used only by the
-    // engine's own search (negascout with the pattern evaluation, not exact iterations).
+    // Multi-ProbCut confidence in percent (50-100; engine/search/probcut_search.hpp gives the mapping to
+    // the cut margin): 100 = no selective cut (every cutoff proven), the library default. Used only by
+    // the engine's own search: negascout with the pattern evaluation on 8x8 and a calibration in the
+    // weights, in iterations that are not exact, never with solve/wld (searcher.cpp).
     int selectivity = 100;
 };
+
+inline constexpr int kMinSelectivity = 50;
+inline constexpr int kMaxSelectivity = 100;  // off
+
+// The selectivity the engine plays and analyses with (the protocol's Selectivity default, the bench);
+// docs/search.md gives the measurement behind it.
+inline constexpr int kEngineSelectivity = 95;
 
 struct SearchLimits {
     std::optional<int> depth;                          // plies; exact solve when depth >= empties
@@ -81,6 +89,7 @@ struct IterationReport {
     std::uint64_t leaves = 0;
     std::chrono::milliseconds time{0};
     int hashfull = 0;                 // per mille
+    int selectivity = 100;            // Multi-ProbCut confidence of this iteration; 100: no selective cut
     std::vector<Move> pv;
 };
 
@@ -93,6 +102,7 @@ struct SearchResult {
     std::uint64_t leaves = 0;         // evaluations at the horizon or at game end
     std::chrono::milliseconds time{0};
     Algorithm algorithm = Algorithm::NegaScout;
+    int selectivity = 100;            // that of the last completed iteration (100: no selective cut)
     std::vector<Move> pv;
 };
 

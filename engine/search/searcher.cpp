@@ -14,6 +14,11 @@
 // likewise on a fail high); each failure doubles the half-width. The other algorithms always search the
 // full range (MTD(f) takes the previous score as its first guess).
 //
+// Selective search: the iterations that are not exact run the selective NegaScout (Multi-ProbCut,
+// engine/search/probcut_search.hpp) when options.selectivity < 100, the algorithm is negascout, the
+// pattern evaluation is in use on 8x8 with a calibration, and the search is not a solve/wld. Exact
+// iterations never are, and their table probes ignore the selective entries' bounds.
+//
 // Threads > 1: helper threads run the same iterative deepening on their own copies of the position and
 // share only the transposition table (lazy SMP); odd helpers start one ply deeper. The main thread's
 // iterations are the ones reported; the result's node and leaf counts include the helpers'.
@@ -29,6 +34,7 @@
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/search/exact_solve.hpp"
 #include "engine/search/move_ordering.hpp"
+#include "engine/search/probcut_search.hpp"
 #include "engine/search/run_algorithm.hpp"
 #include "engine/search/transposition_table.hpp"
 
@@ -52,6 +58,7 @@ struct Searcher::Impl {
     std::string evaluation_status;
     // The exact solver's own table, allocated on the first dedicated solve with the size of `tt`.
     std::unique_ptr<endgame::EndgameSolver> endgame;
+    std::optional<eval::ProbCutModel> probcut_override;  // set_probcut_model()
 
     explicit Impl(std::size_t mib) : tt(mib) {
         const auto& embedded = embedded_pattern();
@@ -66,6 +73,22 @@ struct Searcher::Impl {
     [[nodiscard]] const Evaluator& evaluator_for(const Position& pos) const noexcept {
         if (options.evaluation == EvalKind::Pattern && pattern && pos.playable == ~Bitboard{0}) return *pattern;
         return heuristic;
+    }
+    [[nodiscard]] const eval::ProbCutModel* probcut_model() const noexcept {
+        if (probcut_override) return probcut_override->empty() ? nullptr : &*probcut_override;
+        if (pattern && pattern->weights().probcut && !pattern->weights().probcut->empty()) {
+            return &*pattern->weights().probcut;
+        }
+        return nullptr;
+    }
+    // The Multi-ProbCut setting of a search (inactive when the search is not selective).
+    [[nodiscard]] ProbCut probcut_for(const Position& pos, const SearchLimits& limits) const noexcept {
+        const bool pattern_in_use = options.evaluation == EvalKind::Pattern && pattern && pos.playable == ~Bitboard{0};
+        if (options.selectivity >= kMaxSelectivity || options.algorithm != Algorithm::NegaScout || !pattern_in_use ||
+            limits.solve || limits.wld) {
+            return ProbCut{};
+        }
+        return make_probcut(probcut_model(), options.selectivity);
     }
     endgame::EndgameSolver& endgame_solver() {
         if (!endgame) endgame = std::make_unique<endgame::EndgameSolver>(tt.size_mib());
@@ -85,7 +108,10 @@ void Searcher::set_options(const SearchOptions& options) {
     impl_->options = options;
     impl_->options.threads = std::clamp(options.threads, 1, 256);
     impl_->options.multipv = std::clamp(options.multipv, 1, 64);
+    impl_->options.selectivity = std::clamp(options.selectivity, kMinSelectivity, kMaxSelectivity);
 }
+void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) { impl_->probcut_override = std::move(model); }
+const eval::ProbCutModel* Searcher::probcut_model() const noexcept { return impl_->probcut_model(); }
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
 void Searcher::clear() {
     impl_->tt.clear();
@@ -137,9 +163,9 @@ public:
     using ExactSolver = std::function<RootSearch()>;
 
     Driver(OthelloContext& ctx, const SearchOptions& options, const SearchLimits& limits, const OthelloState& root,
-           std::vector<Move> root_moves, ExactSolver exact_solver = {})
+           std::vector<Move> root_moves, const ProbCut& probcut, ExactSolver exact_solver = {})
         : ctx_(ctx), options_(options), limits_(limits), root_(root), root_moves_(std::move(root_moves)),
-          empties_(root.pos.empty_count()), exact_solver_(std::move(exact_solver)) {}
+          empties_(root.pos.empty_count()), probcut_(probcut), exact_solver_(std::move(exact_solver)) {}
 
     // The depths to iterate, in order.
     [[nodiscard]] std::vector<int> schedule(int first_depth) const {
@@ -157,18 +183,24 @@ public:
     // One iteration at `depth` for the allowed root moves; `prev` is the previous score (if any).
     RootSearch iterate(int depth, const std::vector<Move>& allowed, std::optional<int> prev) {
         ctx_.root_moves = allowed;
+        ctx_.selective = false;
         if (depth >= empties_) {
             return exact_solver_ ? exact_solver_() : solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
         }
         const Algorithm a = options_.algorithm;
+        const bool selective = is_selective_depth(depth);
+        auto root_search = [&](int alpha, int beta, int guess) {
+            if (selective) return run_probcut_negascout(ctx_, probcut_, root_, depth, alpha, beta);
+            return run_algorithm(a, ctx_, root_, depth, alpha, beta, guess);
+        };
         if (!prev || !options_.aspiration || !takes_window(a)) {
-            return run_algorithm(a, ctx_, root_, depth, -kInfinity, kInfinity, prev.value_or(0));
+            return root_search(-kInfinity, kInfinity, prev.value_or(0));
         }
         int delta = 2;
         int alpha = std::max(-kInfinity, *prev - delta);
         int beta = std::min(kInfinity, *prev + delta);
         for (;;) {
-            RootSearch r = run_algorithm(a, ctx_, root_, depth, alpha, beta, *prev);
+            RootSearch r = root_search(alpha, beta, *prev);
             if (!r.complete) return r;
             if (r.value <= alpha && alpha > -kInfinity) {
                 delta *= 2;
@@ -183,6 +215,9 @@ public:
     }
 
     [[nodiscard]] bool is_exact_depth(int depth) const noexcept { return depth >= empties_; }
+    [[nodiscard]] bool is_selective_depth(int depth) const noexcept {
+        return probcut_.active() && options_.algorithm == Algorithm::NegaScout && !is_exact_depth(depth);
+    }
 
 private:
     OthelloContext& ctx_;
@@ -191,6 +226,7 @@ private:
     OthelloState root_;
     std::vector<Move> root_moves_;
     int empties_;
+    ProbCut probcut_;
     ExactSolver exact_solver_;
 };
 
@@ -250,6 +286,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
     const OthelloOrder order(options.ordering, options.fixed_order);
     const EvaluatorCall eval{&impl_->evaluator_for(pos)};
+    const ProbCut probcut = impl_->probcut_for(pos, limits);
     MoveList legal;
     root.generate_moves(legal);
     const bool dedicated_solve =
@@ -269,7 +306,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     for (std::size_t i = 0; i < helper_contexts.size(); ++i) {
         helpers.emplace_back([&, i] {
             OthelloContext& hctx = helper_contexts[i];
-            Driver driver(hctx, options, limits, root, root_moves);
+            Driver driver(hctx, options, limits, root, root_moves, probcut);
             std::optional<int> prev;
             for (int depth : driver.schedule(1 + static_cast<int>(i % 2))) {
                 if (dedicated_solve && driver.is_exact_depth(depth)) break;  // the solver has its own threads
@@ -316,7 +353,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             return r;
         };
     }
-    Driver driver(ctx, options, limits, root, root_moves, exact_solver);
+    Driver driver(ctx, options, limits, root, root_moves, probcut, exact_solver);
     std::vector<std::optional<int>> prev(static_cast<std::size_t>(options.multipv));
     for (int depth : driver.schedule(1)) {
         if (!limits.infinite && limits.soft_time && result.depth > 0 && elapsed(start) >= *limits.soft_time) break;
@@ -356,12 +393,14 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.leaves = ctx.leaves;
             report.time = elapsed(start);
             report.hashfull = tt ? tt->hashfull() : 0;
+            report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : kMaxSelectivity;
             report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
                 result.best_move = r.best_move;
                 result.score = r.value;
                 result.exact = report.exact;
                 result.depth = depth;
+                result.selectivity = report.selectivity;
                 result.pv = report.pv;
             }
             if (callbacks.on_iteration) callbacks.on_iteration(report);

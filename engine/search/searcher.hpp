@@ -4,8 +4,10 @@
 // true, reporting each completed iteration through the callbacks.
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 #include "engine/board/position.hpp"
+#include "engine/eval/probcut_model.hpp"
 #include "engine/search/search_types.hpp"
 
 namespace reversi {
@@ -33,6 +35,13 @@ public:
     [[nodiscard]] std::string_view evaluation_name(const Position& pos) const noexcept;
     // One line on the pattern weights: where they came from, or why the fallback is in use.
     [[nodiscard]] const std::string& evaluation_status() const noexcept;
+
+    // Multi-ProbCut calibration: by default the one stored with the pattern weights (none: no selective
+    // search). set_probcut_model(model) replaces it (tests, experiments; an empty model disables the
+    // selective search); std::nullopt returns to the weights' own.
+    void set_probcut_model(std::optional<eval::ProbCutModel> model);
+    // The calibration in use (nullptr when there is none).
+    [[nodiscard]] const eval::ProbCutModel* probcut_model() const noexcept;
 
     [[nodiscard]] SearchResult search(const Position& pos, const SearchLimits& limits, const SearchCallbacks& callbacks,
                                       const std::atomic<bool>& stop);

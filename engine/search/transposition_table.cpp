@@ -50,7 +50,8 @@ std::uint64_t TranspositionTable::pack(const TTData& d, unsigned generation) noe
     const auto lower = static_cast<std::uint64_t>(std::clamp(d.lower, -kMaxScore, kMaxScore) + kScoreOffset);
     const auto upper = static_cast<std::uint64_t>(std::clamp(d.upper, -kMaxScore, kMaxScore) + kScoreOffset);
     const auto depth = static_cast<std::uint64_t>(std::clamp(d.depth, 0, kMaxDepth));
-    return lower | upper << 22 | std::uint64_t{d.move} << 44 | depth << 51 | std::uint64_t{generation & 63} << 58;
+    return lower | upper << 22 | std::uint64_t{d.move} << 44 | depth << 51 |
+           std::uint64_t{generation & kGenerationMask} << 58 | std::uint64_t{d.selective} << 63;
 }
 
 TTData TranspositionTable::unpack(std::uint64_t data) noexcept {
@@ -59,6 +60,7 @@ TTData TranspositionTable::unpack(std::uint64_t data) noexcept {
     d.upper = static_cast<int>((data >> 22) & kLowMask22) - kScoreOffset;
     d.move = static_cast<Move>((data >> 44) & 127);
     d.depth = static_cast<int>((data >> 51) & 127);
+    d.selective = (data >> 63) != 0;
     return d;
 }
 
@@ -75,7 +77,7 @@ bool TranspositionTable::probe(std::uint64_t key, TTData& out) const noexcept {
     return false;
 }
 
-void TranspositionTable::store(std::uint64_t key, int depth, int lower, int upper, Move move) noexcept {
+void TranspositionTable::store(std::uint64_t key, int depth, int lower, int upper, Move move, bool selective) noexcept {
     Bucket& bucket = buckets_[key & mask_];
     depth = std::clamp(depth, 0, kMaxDepth);
     Entry* target = nullptr;
@@ -85,29 +87,29 @@ void TranspositionTable::store(std::uint64_t key, int depth, int lower, int uppe
         const std::uint64_t check = e.check.load(std::memory_order_relaxed);
         if ((check ^ data) == key && data != 0) {
             const TTData old = unpack(data);
-            if (old.depth == depth) {  // same depth: both bounds hold, keep the tighter ones
+            if (old.depth == depth && old.selective == selective) {  // both bounds hold, keep the tighter ones
                 lower = std::max(lower, old.lower);
                 upper = std::min(upper, old.upper);
                 if (lower > upper) {  // inconsistent (a race or a hash collision): trust the new search
                     lower = std::min(lower, upper);
                     upper = lower;
                 }
-            } else if (old.depth > depth) {
-                return;  // keep the deeper result
+            } else if (old.depth >= depth && (!old.selective || selective)) {
+                return;  // keep the deeper (or equally deep and non-selective) result
             }
             if (move == kNoMove) move = old.move;
             target = &e;
             break;
         }
-        const unsigned gen = static_cast<unsigned>(data >> 58);
-        const int age = static_cast<int>((generation_ - gen) & 63);
+        const unsigned gen = static_cast<unsigned>(data >> 58) & kGenerationMask;
+        const int age = static_cast<int>((generation_ - gen) & kGenerationMask);
         const int worth = data == 0 ? -(1 << 20) : unpack(data).depth - 4 * age;
         if (worth < worst) {
             worst = worth;
             target = &e;
         }
     }
-    const std::uint64_t data = pack(TTData{lower, upper, move, depth}, generation_);
+    const std::uint64_t data = pack(TTData{lower, upper, move, depth, selective}, generation_);
     target->data.store(data, std::memory_order_relaxed);
     target->check.store(key ^ data, std::memory_order_relaxed);
 }
@@ -118,7 +120,7 @@ int TranspositionTable::hashfull() const noexcept {
     for (std::size_t b = 0; b < sample; ++b) {
         for (const auto& e : buckets_[b].entries) {
             const std::uint64_t data = e.data.load(std::memory_order_relaxed);
-            if (data != 0 && (data >> 58) == generation_) ++used;
+            if (data != 0 && ((data >> 58) & kGenerationMask) == generation_) ++used;
         }
     }
     return static_cast<int>(used * 1000 / (sample * kEntriesPerBucket));

@@ -9,7 +9,8 @@
 //              22-43 upper bound + 2^21   (22 bits, the value is <= upper)
 //              44-50 best move            (7 bits: square 0..63, kPass = 64, kNoMove = 65)
 //              51-57 depth                (7 bits: remaining plies the bounds hold for, 0..127)
-//              58-63 generation           (6 bits: the search that wrote it, for aging)
+//              58-62 generation           (5 bits: the search that wrote it, for aging)
+//              63    selective            (1 bit: written by a selective (Multi-ProbCut) search)
 // The bucket index is the low bits of the key; the whole key is verified through the xor check.
 //
 // Concurrency (lock-free, "xor trick"): both words are std::atomic<uint64_t> read and written with
@@ -18,9 +19,16 @@
 // is therefore never used. Two threads storing into the same slot at once can lose one of the stores,
 // which only costs a re-search. Nothing else is shared.
 //
-// Replacement: an entry with the same key is updated (bounds of equal depth are merged: the tighter of
-// each bound is kept); otherwise the entry with the smallest depth - 4 * age is replaced, where age is
-// how many searches ago it was written.
+// Selective entries. A search with Multi-ProbCut (engine/search/probcut_search.hpp) stores its bounds
+// with the selective flag: they are only probable, so a search without selective cuts (an exact solve,
+// selectivity 100) must not take a cutoff from them; it still uses their move for ordering. An entry of
+// a non-selective search is valid for both kinds (engine/search/search_context.hpp, probe()).
+//
+// Replacement: an entry with the same key is updated (bounds of equal depth and equal selectivity are
+// merged: the tighter of each bound is kept); the old entry is kept instead when it is at least as deep
+// and not weaker (non-selective, or both selective); a non-selective result replaces a selective one of
+// any depth. Otherwise the entry with the smallest depth - 4 * age is replaced, where age is how many
+// searches ago it was written (modulo 32).
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -36,6 +44,7 @@ struct TTData {
     int upper = 0;
     Move move = kNoMove;
     int depth = 0;
+    bool selective = false;  // written by a selective search: its bounds are only probable
 };
 
 class TranspositionTable {
@@ -45,6 +54,8 @@ public:
     static constexpr int kMaxScore = kScoreOffset - 1;  // storable scores: [-kMaxScore, kMaxScore]
     static constexpr int kMaxDepth = 127;
     static constexpr int kEntriesPerBucket = 4;
+    static constexpr unsigned kGenerationBits = 5;
+    static constexpr unsigned kGenerationMask = (1u << kGenerationBits) - 1;
 
     struct Entry {
         std::atomic<std::uint64_t> check{0};
@@ -55,7 +66,7 @@ public:
     };
     static_assert(sizeof(Entry) == 16, "an entry is two 64-bit words");
     static_assert(sizeof(Bucket) == 64, "a bucket is one cache line");
-    static_assert(2 * kScoreBits + 7 + 7 + 6 == 64, "the data word is exactly 64 bits");
+    static_assert(2 * kScoreBits + 7 + 7 + kGenerationBits + 1 == 64, "the data word is exactly 64 bits");
     static_assert(kPass < 128 && kNoMove < 128, "moves fit in 7 bits");
 
     // A table of at most `mib` MiB (rounded down to a power-of-two number of buckets, at least one).
@@ -66,11 +77,12 @@ public:
     [[nodiscard]] std::size_t bucket_count() const noexcept { return mask_ + 1; }
     void clear() noexcept;
     // Starts a new search: later stores carry the new generation.
-    void new_generation() noexcept { generation_ = (generation_ + 1) & 63; }
+    void new_generation() noexcept { generation_ = (generation_ + 1) & kGenerationMask; }
 
     [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
-    // Scores are clamped to the storable range; depth to 0..kMaxDepth.
-    void store(std::uint64_t key, int depth, int lower, int upper, Move move) noexcept;
+    // Scores are clamped to the storable range; depth to 0..kMaxDepth. `selective`: the bounds come from
+    // a selective search (see above).
+    void store(std::uint64_t key, int depth, int lower, int upper, Move move, bool selective = false) noexcept;
     // Entries of the current generation per mille, sampled over the first buckets.
     [[nodiscard]] int hashfull() const noexcept;
 

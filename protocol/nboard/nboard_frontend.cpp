@@ -26,6 +26,16 @@ std::string nboard_eval(int discs) {
     return buf;
 }
 
+std::string nboard_depth(int depth, int selectivity) {
+    std::string s = std::to_string(depth);
+    if (selectivity < kMaxSelectivity) {
+        s += '@';
+        s += std::to_string(selectivity);
+        s += '%';
+    }
+    return s;
+}
+
 namespace {
 
 std::string seconds(std::chrono::milliseconds ms) {
@@ -150,7 +160,7 @@ void NboardFrontend::cmd_hint(std::string_view line) {
         std::vector<Move> moves;
         for (int sq : squares(pos.moves())) moves.push_back(static_cast<Move>(sq));
         if (moves.empty() && pos.must_pass()) moves.push_back(kPass);
-        struct Line { int score; std::vector<Move> pv; int depth; };
+        struct Line { int score; std::vector<Move> pv; int depth; int selectivity; };
         std::vector<Line> lines;
         std::uint64_t nodes = 0;
         std::chrono::milliseconds time{0};
@@ -165,12 +175,12 @@ void NboardFrontend::cmd_hint(std::string_view line) {
             if (r.depth == 0 && stop.load(std::memory_order_relaxed)) break;  // stopped before any result
             std::vector<Move> pv = r.pv;
             if (pv.empty() || pv.front() != m) pv.assign(1, m);
-            lines.push_back(Line{r.score, pv, r.depth});
+            lines.push_back(Line{r.score, pv, r.depth, r.selectivity});
         }
         std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.score > b.score; });
         if (lines.size() > wanted) lines.resize(wanted);
         for (const Line& l : lines) {
-            ctx_.send("search " + pv_text(l.pv) + " " + nboard_eval(l.score) + " 0 " + std::to_string(l.depth));
+            ctx_.send("search " + pv_text(l.pv) + " " + nboard_eval(l.score) + " 0 " + nboard_depth(l.depth, l.selectivity));
         }
         ctx_.send("nodestats " + std::to_string(nodes) + " " + seconds(time));
         ctx_.send("status");

@@ -33,5 +33,8 @@ private:
 [[nodiscard]] std::string nboard_move(Move m);
 // "-1.00": an evaluation in discs.
 [[nodiscard]] std::string nboard_eval(int discs);
+// The depth field of a `search` line: "12", or "12@95%" for a selective search of confidence 95 %
+// (the form NBoard displays for Edax); plain when the selectivity is 100 (exact or full-width).
+[[nodiscard]] std::string nboard_depth(int depth, int selectivity);
 
 }  // namespace reversi::nboard

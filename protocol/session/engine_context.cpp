@@ -8,6 +8,18 @@
 
 namespace reversi::session {
 
+namespace {
+
+void log_selective_status(const Searcher& searcher, int selectivity) {
+    if (searcher.probcut_model() == nullptr) {
+        spdlog::info("selective search: the pattern weights carry no Multi-ProbCut calibration, Selectivity has no effect");
+    } else {
+        spdlog::info("selective search: Multi-ProbCut calibrated, Selectivity {}", selectivity);
+    }
+}
+
+}  // namespace
+
 Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConfig& config, LineSink sink,
                                                                JobDoneNotifier job_done) {
     const std::size_t need = session_memory_mib(config.hash_mib);
@@ -32,9 +44,12 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     : config_(config), sink_(std::move(sink)), job_done_(std::move(job_done)), searcher_(std::move(searcher)) {
     options_.hash_mib = config.hash_mib;
     options_.search = searcher_->options();
+    options_.search.selectivity = kEngineSelectivity;  // the engine plays selectively (the library's default: 100)
+    searcher_->set_options(options_.search);
     game.start = start_position();
     game.current = game.start;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());
+    log_selective_status(*searcher_, options_.search.selectivity);
 }
 
 EngineContext::~EngineContext() {
@@ -84,6 +99,7 @@ Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
                               searcher_->evaluation_status() + ")");
         }
         spdlog::info("evaluation: {}", searcher_->evaluation_status());
+        log_selective_status(*searcher_, next.search.selectivity);
     }
     // Scores stored under another evaluation would leak into the next search: start from a clear table.
     const bool evaluation_changed =

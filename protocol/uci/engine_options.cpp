@@ -49,6 +49,8 @@ std::vector<std::string> option_lines(const EngineOptions& o) {
                     std::to_string(kMaxMultiPv));
     lines.push_back("option name MoveOverhead type spin default " + std::to_string(o.move_overhead_ms) +
                     " min 0 max " + std::to_string(kMaxMoveOverheadMs));
+    lines.push_back("option name Selectivity type spin default " + std::to_string(o.search.selectivity) + " min " +
+                    std::to_string(kMinSelectivity) + " max " + std::to_string(kMaxSelectivity));
     return lines;
 }
 
@@ -72,6 +74,10 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         auto v = text::parse_integer(value, 0, kMaxMoveOverheadMs, what);
         if (!v) return v.error();
         o.move_overhead_ms = static_cast<int>(*v);
+    } else if (iequals(name, "Selectivity")) {
+        auto v = text::parse_integer(value, kMinSelectivity, kMaxSelectivity, what);
+        if (!v) return v.error();
+        o.search.selectivity = static_cast<int>(*v);
     } else if (iequals(name, "Algorithm")) {
         auto a = parse_algorithm(value);
         if (!a) return make_error(what + ": " + quote(value) + ": " + a.error().message);

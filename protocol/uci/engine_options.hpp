@@ -11,10 +11,17 @@
 
 namespace reversi::uci {
 
+// The library defaults with the engine's own selectivity (the library's default is 100: off).
+[[nodiscard]] inline SearchOptions engine_search_options() {
+    SearchOptions o;
+    o.selectivity = kEngineSelectivity;
+    return o;
+}
+
 struct EngineOptions {
     std::size_t hash_mib = 16;
-    SearchOptions search;          // algorithm, tt, iterative deepening, aspiration, ordering, threads, multipv,
-                                   // evaluation (Eval)
+    SearchOptions search = engine_search_options();  // algorithm, tt, iterative deepening, aspiration, ordering,
+                                                     // threads, multipv, evaluation (Eval), selectivity
     std::string eval_file;         // EvalFile: pattern weights loaded by the session (empty: the embedded ones)
     int move_overhead_ms = 30;
 };

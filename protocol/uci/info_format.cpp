@@ -16,7 +16,8 @@ std::string format_moves(const std::vector<Move>& moves) {
 std::string format_iteration(const IterationReport& r, bool with_multipv) {
     const auto ms = static_cast<std::uint64_t>(r.time.count());
     const std::uint64_t nps = r.nodes * 1000 / (ms == 0 ? 1 : ms);
-    std::string line = "info depth " + std::to_string(r.depth) + " seldepth " + std::to_string(r.selective_depth);
+    std::string line = "info depth " + std::to_string(r.depth) + " seldepth " + std::to_string(r.selective_depth) +
+                       " selectivity " + std::to_string(r.selectivity);
     if (with_multipv) line += " multipv " + std::to_string(r.multipv);
     line += " score cp " + std::to_string(100 * r.score);
     if (r.bound == Bound::Lower) line += " lowerbound";

@@ -1,6 +1,7 @@
 #pragma once
 // Formatting of the search's reports as UCI lines. Scores are in discs in the engine; the protocol prints
-// centipawn-style units: score cp = 100 * discs.
+// centipawn-style units: score cp = 100 * discs. `selectivity P` is the Multi-ProbCut confidence of the
+// iteration in percent (100: no selective cut, e.g. an exact solve).
 #include <string>
 #include <vector>
 
@@ -11,7 +12,7 @@ namespace reversi::uci {
 
 // "f5 d6 pass c3"
 [[nodiscard]] std::string format_moves(const std::vector<Move>& moves);
-// info depth D seldepth S [multipv k] score cp X [lowerbound|upperbound] nodes N nps N time MS hashfull H pv ...
+// info depth D seldepth S selectivity P [multipv k] score cp X [lowerbound|upperbound] nodes N nps N time MS hashfull H pv ...
 [[nodiscard]] std::string format_iteration(const IterationReport& report, bool with_multipv);
 // info string stats nodes N leaves L time MS algo NAME
 [[nodiscard]] std::string format_stats(const SearchResult& result);

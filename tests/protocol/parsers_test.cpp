@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/board/notation.hpp"
+#include "protocol/nboard/nboard_frontend.hpp"
 #include "protocol/text/tokens.hpp"
 #include "protocol/uci/engine_options.hpp"
 #include "protocol/uci/info_format.hpp"
@@ -107,7 +108,33 @@ TEST_CASE("setoption parsing and option assignment") {
     REQUIRE(file);
     CHECK(file->eval_file == "/tmp/my weights.bin");
     const auto lines = uci::option_lines(base);
-    CHECK(lines.size() == 11);
+    CHECK(lines.size() == 12);
+}
+
+TEST_CASE("setoption Selectivity: 50-100, the engine's default, errors name the option") {
+    const uci::EngineOptions base;
+    CHECK(base.search.selectivity == kEngineSelectivity);
+    CHECK(kEngineSelectivity < 100);  // on in the engine, off (100) in the library's SearchOptions
+    CHECK(SearchOptions{}.selectivity == 100);
+    CHECK(uci::assign_option(base, "Selectivity", "73")->search.selectivity == 73);
+    CHECK(uci::assign_option(base, "selectivity", "100")->search.selectivity == 100);
+    CHECK(uci::assign_option(base, "Selectivity", "50")->search.selectivity == 50);
+    for (const char* bad : {"49", "101", "0", "-5", "95%", "abc", "9 5"}) {
+        const auto o = uci::assign_option(base, "Selectivity", bad);
+        REQUIRE_MESSAGE(!o, bad);
+        CHECK_MESSAGE(o.error().message.find("setoption Selectivity") != std::string::npos, o.error().message);
+    }
+    const auto lines = uci::option_lines(base);
+    CHECK(std::find(lines.begin(), lines.end(),
+                    "option name Selectivity type spin default " + std::to_string(kEngineSelectivity) +
+                        " min 50 max 100") != lines.end());
+}
+
+TEST_CASE("NBoard depth field: 12@95% when selective, plain otherwise") {
+    CHECK(nboard::nboard_depth(12, 95) == "12@95%");
+    CHECK(nboard::nboard_depth(7, 73) == "7@73%");
+    CHECK(nboard::nboard_depth(12, 100) == "12");
+    CHECK(nboard::nboard_depth(24, 100) == "24");
 }
 
 TEST_CASE("parse_position: every form, and errors name the bad token") {
@@ -188,7 +215,10 @@ TEST_CASE("info lines carry the fields GUIs parse") {
     r.pv = {37, kPass, 43};
     r.multipv = 2;
     CHECK(uci::format_iteration(r, false) ==
-          "info depth 5 seldepth 7 score cp -300 lowerbound nodes 5000 nps 500000 time 10 hashfull 12 pv f5 pass d6");
+          "info depth 5 seldepth 7 selectivity 100 score cp -300 lowerbound nodes 5000 nps 500000 time 10 hashfull 12 "
+          "pv f5 pass d6");
+    r.selectivity = 95;
+    CHECK(uci::format_iteration(r, false).find("info depth 5 seldepth 7 selectivity 95 score cp -300 ") == 0);
     CHECK(uci::format_iteration(r, true).find(" multipv 2 score cp -300 ") != std::string::npos);
     SearchResult s;
     s.nodes = 9;

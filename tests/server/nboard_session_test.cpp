@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine/search/search_types.hpp"
 #include "engine_process.hpp"
 
 using namespace reversi::testing;
@@ -45,6 +46,14 @@ TEST_CASE("nboard session as the GUI sends it") {
     const auto searches = std::count_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "search "); });
     CHECK(searches >= 1);
     CHECK(searches <= 3);
+    // The depth field of a selective search: 3@P% (the engine's default selectivity).
+    const std::string selective_depth = " 3@" + std::to_string(reversi::kEngineSelectivity) + "%";
+    for (const auto& x : lines) {
+        if (!starts_with(x, "search ")) continue;
+        const bool ends_with_depth = x.size() > selective_depth.size() &&
+                                     x.compare(x.size() - selective_depth.size(), std::string::npos, selective_depth) == 0;
+        CHECK_MESSAGE(ends_with_depth, x);
+    }
     io.send("learn");
     CHECK(!io.read_until("learned").empty());
     io.send("set contempt 100");

@@ -7,6 +7,7 @@
 #include <random>
 #include <thread>
 
+#include "engine/search/search_types.hpp"
 #include "engine_process.hpp"
 
 using namespace reversi::testing;
@@ -39,7 +40,7 @@ TEST_CASE("uci handshake lists every option and isready answers") {
     CHECK(starts_with(lines[0], "id name "));
     CHECK(count_prefix(lines, "id author ") == 1);
     for (const char* name : {"Hash", "Threads", "Algorithm", "Aspiration", "TT", "IterativeDeepening", "Ordering",
-                             "Eval", "EvalFile", "MultiPV", "MoveOverhead"}) {
+                             "Eval", "EvalFile", "MultiPV", "MoveOverhead", "Selectivity"}) {
         CHECK_MESSAGE(count_prefix(lines, std::string("option name ") + name + " type ") == 1, name);
     }
     io.send("isready");
@@ -66,7 +67,8 @@ TEST_CASE("setoption accepts in-range values and refuses bad ones keeping the ol
                           Case{"Algorithm", "mtdf", "bogosort", "default mtdf "},
                           Case{"Aspiration", "off", "maybe", "default false"}, Case{"TT", "false", "2", "default false"},
                           Case{"IterativeDeepening", "off", "x", "default false"},
-                          Case{"Ordering", "none", "random", "default none "}, Case{"MultiPV", "3", "0", "default 3 "}}) {
+                          Case{"Ordering", "none", "random", "default none "}, Case{"MultiPV", "3", "0", "default 3 "},
+                          Case{"Selectivity", "73", "101", "default 73 "}}) {
         io.send(std::string("setoption name ") + c.name + " value " + c.good);
         io.send(std::string("setoption name ") + c.name + " value " + c.bad);
         auto l = io.read_line();
@@ -189,7 +191,7 @@ TEST_CASE("go depth gives info lines then the stats line then exactly one bestmo
     CHECK(count_prefix(lines, "info depth ") >= 1);
     const std::string& last_info = *std::find_if(lines.rbegin(), lines.rend(),
                                                  [](const auto& l) { return starts_with(l, "info depth "); });
-    for (const char* field : {" seldepth ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "}) {
+    for (const char* field : {" seldepth ", " selectivity ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "}) {
         CHECK_MESSAGE(last_info.find(field) != std::string::npos, last_info);
     }
     REQUIRE(lines.size() >= 2);
@@ -316,6 +318,51 @@ TEST_CASE("go and stop at random moments give exactly one bestmove per go") {
     const auto tail = io.read_until("readyok");
     CHECK(count_prefix(tail, "bestmove") == 0);
     CHECK(bestmoves == rounds + 2);
+}
+
+TEST_CASE("Selectivity through the protocol: info lines carry it, exact solves ignore it, stops stay legal") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    const std::string midgame = "position startpos moves f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 c6 g5";
+    io.send(midgame);
+    io.send("go depth 6");
+    auto lines = io.read_until("bestmove ");
+    REQUIRE(!lines.empty());
+    const std::string engine_default = " selectivity " + std::to_string(reversi::kEngineSelectivity) + " ";
+    CHECK(count_prefix(lines, "info depth 6 ") == 1);
+    for (const auto& l : lines) {
+        if (starts_with(l, "info depth ")) CHECK_MESSAGE(l.find(engine_default) != std::string::npos, l);
+    }
+    io.send("setoption name Selectivity value 100");
+    io.send("go depth 6");
+    lines = io.read_until("bestmove ");
+    for (const auto& l : lines) {
+        if (starts_with(l, "info depth ")) CHECK_MESSAGE(l.find(" selectivity 100 ") != std::string::npos, l);
+    }
+    io.send("setoption name Selectivity value 49");
+    CHECK(starts_with(*io.read_line(), "info string error: setoption Selectivity"));
+    // FFO #1 (14 empties, +18 for black to move): the solve is exact and says selectivity 100.
+    io.send("setoption name Selectivity value 73");
+    io.send("position obf --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X");
+    io.send("go solve");
+    lines = io.read_until("bestmove ", 30s);
+    REQUIRE(!lines.empty());
+    CHECK(std::find(lines.begin(), lines.end(), "info string exact score 18 discs") != lines.end());
+    for (const auto& l : lines) {
+        if (starts_with(l, "info depth 14 ")) CHECK_MESSAGE(l.find(" selectivity 100 ") != std::string::npos, l);
+    }
+    // Random stops with selective search on: every go gets one legal bestmove (checked by the engine).
+    std::mt19937 rng(99);
+    for (int i = 0; i < 12; ++i) {
+        io.send(i % 2 ? midgame : "position startpos moves f5 d6 c3 d3 c4");
+        io.send(i % 3 ? "go infinite" : "go movetime 40");
+        std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 30));
+        io.send("stop");
+        lines = io.read_until("bestmove ", 10s);
+        REQUIRE_MESSAGE(!lines.empty(), "round " << i);
+        CHECK(lines.back() != "bestmove none");
+        CHECK(count_prefix(lines, "info string error") == 0);
+    }
 }
 
 TEST_CASE("a clock game never runs out of time") {

@@ -46,8 +46,9 @@ std::vector<Position> sample_positions(int count, unsigned seed) {
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
         "reversi-bench", "reversi-bench [--depth N] [--hash MIB] [--search-only] [--perft-depth N] [--positions N]",
-        "First the search fingerprint: 8 fixed positions searched with the default search (iterative\n"
-        "deepening + negascout + TT + aspiration), one thread, a cleared table of fixed size, fixed depth;\n"
+        "First the search fingerprint: 8 fixed positions searched with the engine's search (iterative\n"
+        "deepening + negascout + TT + aspiration + Multi-ProbCut at the engine's default selectivity),\n"
+        "one thread, a cleared table of fixed size, fixed depth;\n"
         "it prints 'Nodes searched: N' (the same on every run and machine) and the speed. Then it measures\n"
         "the board layer: perft from the 8x8 start (a pass counts as a ply, a game that ends before the\n"
         "horizon is one leaf; bulk counting at the last ply), then legal-move generation and flip\n"

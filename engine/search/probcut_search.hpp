@@ -1,0 +1,164 @@
+#pragma once
+// The engine's selective search: NegaScout (as engine/search/algorithms.hpp's negascout) plus
+// Multi-ProbCut (Buro 1997/1999), for Othello positions. The textbook functions of algorithms.hpp stay
+// untouched; this is the one the Searcher runs in timed play and analysis (searcher.cpp says when).
+//
+// Multi-ProbCut. The calibration (engine/eval/probcut_model.hpp, stored with the pattern weights) gives,
+// for a node's phase and remaining depth d, a shallow depth s < d and the line deep ~ a * shallow + b with
+// the residual's standard deviation sigma (discs). With t the confidence quantile (below), at a node
+// that is not the root and after the table probe:
+//   fail high: when beta can be reached, bound = ceil((beta + t * sigma - b) / a); a null-window search
+//              (bound - 1, bound) at depth s that returns >= bound predicts value >= beta with the
+//              confidence: the node returns beta (a lower bound, stored as selective).
+//   fail low:  bound = floor((alpha - t * sigma - b) / a); a null-window search (bound, bound + 1) at
+//              depth s that returns <= bound: the node returns alpha (an upper bound).
+// A test is skipped when its bound lies outside the score range (the shallow search could not fail, or
+// could not do otherwise). The shallow searches are this same selective function: they may cut in turn
+// (their own depth has its own calibration line, when s >= ProbCutModel::kMinDepth).
+//
+// Confidence. `selectivity` p in percent is the two-sided normal confidence, as the levels Edax shows
+// (73, 87, 95, 98, 99 %): t = Phi^-1((1 + p/100) / 2), so 73 -> 1.10, 87 -> 1.51, 95 -> 1.96,
+// 98 -> 2.33, 99 -> 2.58. Under the normal model a single cut is wrong with probability (1 - p/100) / 2.
+// p = 100 is off (t infinite: no test is made and the function is exactly negascout).
+//
+// Transposition table: the caller's context has `selective` set, so every entry written is flagged and
+// the non-selective searches (exact solves) never take a cutoff from it.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "engine/eval/probcut_model.hpp"
+#include "engine/games/othello_game.hpp"
+#include "engine/search/run_algorithm.hpp"
+#include "engine/search/search_context.hpp"
+
+namespace reversi {
+
+// t for a confidence of `percent` (two-sided normal quantile); +infinity for percent >= 100.
+[[nodiscard]] double selectivity_quantile(int percent) noexcept;
+
+struct ProbCut {
+    const eval::ProbCutModel* model = nullptr;
+    double t = std::numeric_limits<double>::infinity();
+    int percent = kMaxSelectivity;
+
+    [[nodiscard]] bool active() const noexcept { return model != nullptr && std::isfinite(t); }
+};
+
+[[nodiscard]] inline ProbCut make_probcut(const eval::ProbCutModel* model, int percent) noexcept {
+    ProbCut pc;
+    pc.percent = std::clamp(percent, kMinSelectivity, kMaxSelectivity);
+    pc.t = selectivity_quantile(pc.percent);
+    pc.model = model != nullptr && !model->empty() ? model : nullptr;
+    return pc;
+}
+
+template <class Ctx>
+int probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply);
+
+namespace detail {
+
+// The Multi-ProbCut tests of one node; true when the node is cut (or the search was stopped during the
+// shallow searches), with its value in `value`.
+template <class Ctx>
+bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply,
+                 int& value) {
+    if (ply == 0 || !pc.active()) return false;
+    const eval::ProbCutLine* line = pc.model->line(eval::phase_of_empties(s.pos.empty_count()), depth);
+    if (line == nullptr || line->shallow >= depth) return false;
+    constexpr int kBound = OthelloState::kScoreBound;
+    const double margin = pc.t * static_cast<double>(line->sigma);
+    const double a = line->a;
+    const double b = line->b;
+    const int shallow = line->shallow;
+
+    const double high = std::ceil((beta + margin - b) / a);
+    if (high > -kBound && high <= kBound) {
+        const int bound = static_cast<int>(high);
+        const int v = probcut_negascout(ctx, pc, s, shallow, bound - 1, bound, ply);
+        if (ctx.aborted) {
+            value = 0;
+            return true;
+        }
+        if (v >= bound) {
+            value = beta;
+            ctx.store(s, depth, alpha, beta, beta, kNoMove);
+            return true;
+        }
+    }
+    const double low = std::floor((alpha - margin - b) / a);
+    if (low >= -kBound && low < kBound) {
+        const int bound = static_cast<int>(low);
+        const int v = probcut_negascout(ctx, pc, s, shallow, bound, bound + 1, ply);
+        if (ctx.aborted) {
+            value = 0;
+            return true;
+        }
+        if (v <= bound) {
+            value = alpha;
+            ctx.store(s, depth, alpha, beta, alpha, kNoMove);
+            return true;
+        }
+    }
+    return false;
+}
+
+}  // namespace detail
+
+// NegaScout with Multi-ProbCut; with an inactive `pc` it visits exactly the nodes of negascout().
+template <class Ctx>
+int probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply) {
+    if (ctx.enter(ply)) return 0;
+    MoveList list;
+    s.generate_moves(list);
+    if (list.empty()) return ctx.final_leaf(s);
+    if (depth <= 0) return ctx.horizon_leaf(s);
+    int tt_value = 0;
+    Move tt_move = kNoMove;
+    if (ctx.probe(s, depth, alpha, beta, ply, tt_value, tt_move)) return tt_value;
+    int cut_value = 0;
+    if (detail::probcut_try(ctx, pc, s, depth, alpha, beta, ply, cut_value)) return cut_value;
+    ctx.prepare_moves(s, list, ply, tt_move, depth);
+
+    int best = -Ctx::kInfinity;
+    Move best_move = kNoMove;
+    for (int i = 0; i < list.size(); ++i) {
+        const Move m = list[i];
+        const OthelloState child = s.play(m);
+        const int d = child_depth(depth, m);
+        const int a = std::max(alpha, best);
+        int v;
+        if (i == 0) {
+            v = -probcut_negascout(ctx, pc, child, d, -beta, -a, ply + 1);
+        } else {
+            v = -probcut_negascout(ctx, pc, child, d, -a - 1, -a, ply + 1);
+            if (!ctx.aborted && a < v && v < beta) v = -probcut_negascout(ctx, pc, child, d, -beta, -v, ply + 1);
+        }
+        if (ctx.aborted) return best;
+        ctx.note_child_done(ply);
+        if (v > best) {
+            best = v;
+            best_move = m;
+            ctx.note_best(ply, m);
+            if (best >= beta) break;
+        }
+    }
+    ctx.store(s, depth, alpha, beta, best, best_move);
+    return best;
+}
+
+// One root search with the selective NegaScout (the counterpart of run_algorithm for it). Sets the
+// context's `selective` flag from `pc`.
+template <class Ctx>
+RootSearch run_probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& root, int depth, int alpha,
+                                 int beta) {
+    RootSearch r;
+    ctx.reset_root();
+    ctx.selective = pc.active();
+    r.value = probcut_negascout(ctx, pc, root, depth, alpha, beta, 0);
+    r.best_move = ctx.root_best;
+    r.complete = !ctx.aborted;
+    return r;
+}
+
+}  // namespace reversi
