@@ -9,17 +9,13 @@
 #include "engine/board/notation.hpp"
 #include "engine/search/searcher.hpp"
 #include "tests/search/probcut_models.hpp"
+#include "tests/search/search_helpers.hpp"
 #include "tests/support/random_positions.hpp"
 
 using namespace reversi;
 using namespace reversi::testing;
 
 namespace {
-
-bool is_legal(const Position& pos, Move m) {
-    if (m == kPass) return pos.must_pass();
-    return m < 64 && (pos.moves() & square_bit(m));
-}
 
 struct Collected {
     SearchResult result;

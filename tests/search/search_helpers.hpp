@@ -55,4 +55,10 @@ int reference_solve(const S& s) {
     return best;
 }
 
+// A move the Searcher may answer in `pos`: a legal square, or a pass when the side must pass.
+inline bool is_legal(const Position& pos, Move m) {
+    if (m == kPass) return pos.must_pass();
+    return m < 64 && (pos.moves() & square_bit(m));
+}
+
 }  // namespace reversi::testing

@@ -14,11 +14,6 @@ using namespace reversi::testing;
 
 namespace {
 
-bool is_legal(const Position& pos, Move m) {
-    if (m == kPass) return pos.must_pass();
-    return m < 64 && (pos.moves() & square_bit(m));
-}
-
 Position midgame() { return *play_transcript(start_position(), "f5d6c3d3c4f4f6f3e6e7c6g5"); }
 
 }  // namespace
