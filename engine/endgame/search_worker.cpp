@@ -128,8 +128,8 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         second_move = entry.second;
     }
 
-    // The level of the bounds stored here: below kProbCutMinEmpties the subtree never cuts.
-    const int level = empties >= kProbCutMinEmpties ? selectivity_ : 0;
+    // The level of the bounds stored here: below probcut_empties_ the subtree never cuts.
+    const int level = empties >= probcut_empties_ ? selectivity_ : 0;
     if (level > 0 && pattern_) {
         int cut = 0;
         if (probcut(P, O, alpha, beta, empties, cut)) return cut;

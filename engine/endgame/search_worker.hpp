@@ -4,7 +4,7 @@
 //   5 .. kShallowEmpties  shallow search: no hashing, parity ordering (odd quadrants first)
 //   above                 ordered search: fastest-first, and from kHashEmpties on TT bounds and moves, stability cutoff, enhanced transposition
 //                         cutoff (kEtcEmpties and above), fastest-first / shallow-search move ordering
-// With a selectivity level > 0 (selectivity.hpp) the worker probcuts at kProbCutMinEmpties and more
+// With a selectivity level > 0 (selectivity.hpp) the worker probcuts at set_probcut_empties() and more
 // (needs the pattern evaluation) and stores its bounds with that level; level 0 (the default) is exact.
 // The stop flag is polled (relaxed load) at every hashed node; after a stop the results are meaningless
 // and aborted() is true (nothing more is stored in the table).
@@ -13,6 +13,7 @@
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/endgame/selectivity.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
@@ -41,6 +42,8 @@ public:
     [[nodiscard]] EndgameTT& tt() noexcept { return tt_; }
     // 0 = exact (default) .. kMaxSelectivity.
     void set_selectivity(int level) noexcept { selectivity_ = level; }
+    // Fewest empties of a probcut node (never below kProbCutMinEmpties).
+    void set_probcut_empties(int empties) noexcept { probcut_empties_ = empties < kProbCutMinEmpties ? kProbCutMinEmpties : empties; }
     [[nodiscard]] int selectivity() const noexcept { return selectivity_; }
     // Number of probcut cuts so far (selective levels only).
     [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }
@@ -62,6 +65,7 @@ private:
     std::uint64_t nodes_ = 0;
     std::uint64_t probcuts_ = 0;
     int selectivity_ = 0;
+    int probcut_empties_ = kDefaultProbCutEmpties;
     bool aborted_ = false;
 };
 

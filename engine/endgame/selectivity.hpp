@@ -21,9 +21,13 @@ inline constexpr int kMaxSelectivity = 4;
 // Confidence t of each level (level 0: no cut).
 inline constexpr std::array<double, kMaxSelectivity + 1> kSelectivityT = {0.0, 2.6, 2.0, 1.5, 1.0};
 
-// Fewest empties of a node where a selective pass tries a probcut (and from which its table entries
-// carry the pass's level: below, the subtree never cuts, so its bounds are exact).
+// Empties of the first row of the calibration table.
 inline constexpr int kProbCutMinEmpties = 10;
+// Default fewest empties of a node where a selective pass tries a probcut (SolveOptions::
+// probcut_min_empties; from there its table entries carry the pass's level: below, the subtree never
+// cuts, so its bounds are exact). The shallow pattern search costs tens to hundreds of evaluations,
+// far more than a node of the exact search: below about 14 empties the subtree is too cheap for it to pay.
+inline constexpr int kDefaultProbCutEmpties = 14;
 
 // Prediction of the exact score of a position with `empties` empties from the pattern search of depth
 // `shallow` (v in discs, side to move): exact ~ a * v + b, residual standard deviation sigma (discs).

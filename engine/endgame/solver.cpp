@@ -32,8 +32,9 @@ class RootPass {
 public:
     RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
              Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern,
-             int selectivity)
-        : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), selectivity_(selectivity), progress_(progress),
+             int selectivity, int probcut_empties)
+        : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), selectivity_(selectivity),
+          probcut_empties_(probcut_empties), progress_(progress),
           start_(start), nodes_before_(nodes_before) {}
 
     struct Outcome {
@@ -59,6 +60,7 @@ public:
                 helpers.emplace_back([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
                     SearchWorker w(tt_, stop_, &cutoff_, pattern_);
                     w.set_selectivity(selectivity_);
+                    w.set_probcut_empties(probcut_empties_);
                     split_loop(w);
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
                     helper_cuts[static_cast<std::size_t>(t - 1)] = w.probcuts();
@@ -68,6 +70,7 @@ public:
                     // calling thread has finished it; the result is dropped, the table entries stay.
                     SearchWorker lazy(tt_, stop_, &first_done_, pattern_);
                     lazy.set_selectivity(selectivity_);
+                    lazy.set_probcut_empties(probcut_empties_);
                     const RootMove& first = moves_->front();
                     (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
                     helper_nodes[static_cast<std::size_t>(t - 1)] += lazy.nodes();
@@ -77,6 +80,7 @@ public:
         }
         SearchWorker main(tt_, stop_, &cutoff_, pattern_);
         main.set_selectivity(selectivity_);
+        main.set_probcut_empties(probcut_empties_);
         const RootMove& first = moves.front();
         const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
         first_done_.store(true, std::memory_order_relaxed);
@@ -171,6 +175,7 @@ private:
     std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
     int threads_;
     int selectivity_;
+    int probcut_empties_;
     const ProgressCallback& progress_;
     Clock::time_point start_;
     std::uint64_t nodes_before_;
@@ -330,8 +335,10 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             hi = std::min(beta, g + 3);
         }
         int delta = 6;
+        int selective_fails = 0;
         for (;;) {
-            RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get(), level);
+            RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get(), level,
+                          std::max(options.probcut_empties, kProbCutMinEmpties));
             const auto out = pass.run(moves, lo, hi);
             nodes += out.nodes;
             result.probcuts += out.probcuts;
@@ -343,6 +350,9 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             score = out.score;
             best_index = out.best_index;
             best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
+            // A selective pass is not consistent (a fail high then a fail low on the re-search is
+            // possible): after three re-searches its score is taken as it is, it is only a guess.
+            if (level > 0 && ++selective_fails > 3) break;
             if (score <= lo && lo > alpha) {
                 hi = score + 1;
                 lo = std::max(alpha, score - delta);

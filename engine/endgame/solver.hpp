@@ -38,6 +38,7 @@ struct SolveOptions {
     // the pattern evaluation); the last pass is always exact, so they change the cost, never the result.
     bool selective = true;
     int selective_min_empties = 20;
+    int probcut_empties = 14;   // fewest empties of a probcut node in a selective pass (>= 10)
 };
 
 // One root move's result (score is a bound when bound != Exact), or the end of an aspiration pass.

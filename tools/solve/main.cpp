@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
          {"no-aspiration", false, "full window at the root"},
          {"no-selective", false, "no selective (probcut) passes before the exact one"},
          {"selective-from", true, "root empties from which the selective passes run (default 20)"},
+         {"probcut-from", true, "fewest empties of a probcut node in a selective pass (default 14, >= 10)"},
          {"calibrate-probcut", false,
           "fit the endgame probcut table from positions reached by random moves from --file (use "
           "../shared/data/endgame-hard/hard-25.obf) and print it; no solving of the file itself"},
@@ -97,8 +98,10 @@ int main(int argc, char** argv) {
         return solve_tool::calibrate_probcut(*entries, static_cast<int>(*samples));
     }
     auto selective_from = args.get_int("selective-from", 20, 0, 64);
-    if (!selective_from) {
-        std::fprintf(stderr, "reversi-solve: %s\n", selective_from.error().message.c_str());
+    auto probcut_from = args.get_int("probcut-from", 14, 10, 64);
+    if (!selective_from || !probcut_from) {
+        std::fprintf(stderr, "reversi-solve: %s\n",
+                     (!selective_from ? selective_from.error() : probcut_from.error()).message.c_str());
         return 2;
     }
     const bool wld = args.has("wld");
@@ -111,6 +114,7 @@ int main(int argc, char** argv) {
     options.aspiration = !args.has("no-aspiration");
     options.selective = !args.has("no-selective");
     options.selective_min_empties = static_cast<int>(*selective_from);
+    options.probcut_empties = static_cast<int>(*probcut_from);
     if (wld) {
         options.alpha = -1;
         options.beta = 1;
