@@ -14,6 +14,7 @@ constexpr Move second_of(std::uint64_t d) noexcept { return static_cast<Move>((d
 constexpr int empties_of(std::uint64_t d) noexcept { return static_cast<int>((d >> 32) & 0xff); }
 constexpr std::uint8_t generation_of(std::uint64_t d) noexcept { return static_cast<std::uint8_t>((d >> 40) & 0xff); }
 constexpr int cost_of(std::uint64_t d) noexcept { return static_cast<int>((d >> 48) & 0xff); }
+constexpr int selectivity_of(std::uint64_t d) noexcept { return static_cast<int>((d >> 56) & 0xff); }
 
 std::size_t buckets_for(std::size_t mib) noexcept {
     const std::size_t bytes = mib * 1024 * 1024;
@@ -50,12 +51,12 @@ void EndgameTT::clear() noexcept {
 }
 
 std::uint64_t EndgameTT::pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
-                              int cost) noexcept {
+                              int cost, int selectivity) noexcept {
     return static_cast<std::uint64_t>(static_cast<std::uint8_t>(lower)) |
            static_cast<std::uint64_t>(static_cast<std::uint8_t>(upper)) << 8 |
            static_cast<std::uint64_t>(move) << 16 | static_cast<std::uint64_t>(second) << 24 |
            static_cast<std::uint64_t>(empties & 0xff) << 32 | static_cast<std::uint64_t>(generation) << 40 |
-           static_cast<std::uint64_t>(cost & 0xff) << 48;
+           static_cast<std::uint64_t>(cost & 0xff) << 48 | static_cast<std::uint64_t>(selectivity & 0xff) << 56;
 }
 
 bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {
@@ -68,14 +69,15 @@ bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {
             out.move = move_of(d);
             out.second = second_of(d);
             out.empties = empties_of(d);
+            out.selectivity = selectivity_of(d);
             return true;
         }
     }
     return false;
 }
 
-void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move move,
-                      std::uint64_t nodes) noexcept {
+void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
+                      int selectivity) noexcept {
     Bucket& b = buckets_[key & mask_];
     const int cost = std::bit_width(nodes);
     Entry* victim = nullptr;
@@ -83,12 +85,23 @@ void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move
     for (auto& e : b.entries) {
         const std::uint64_t d = e.data.load(std::memory_order_relaxed);
         if ((e.check.load(std::memory_order_relaxed) ^ d) == key && d != 0) {
-            // Same position: merge the bounds, keep the previous best move as the second move.
-            int lo = lower_of(d) > lower ? lower_of(d) : lower;
-            int up = upper_of(d) < upper ? upper_of(d) : upper;
-            if (lo > up) {  // impossible for exact bounds unless the entry was torn: trust the new one
-                lo = lower;
-                up = upper;
+            // Same position: merge the bounds of the same level, keep the more exact ones otherwise; the
+            // previous best move becomes the second move.
+            const int old_level = selectivity_of(d);
+            int lo = lower;
+            int up = upper;
+            int level = selectivity;
+            if (old_level == selectivity) {
+                lo = lower_of(d) > lower ? lower_of(d) : lower;
+                up = upper_of(d) < upper ? upper_of(d) : upper;
+                if (lo > up) {  // exact bounds: only a torn entry; selective ones may conflict: trust the new one
+                    lo = lower;
+                    up = upper;
+                }
+            } else if (old_level < selectivity) {  // the entry is more exact: keep its bounds
+                lo = lower_of(d);
+                up = upper_of(d);
+                level = old_level;
             }
             Move m = move_of(d);
             Move second = second_of(d);
@@ -97,7 +110,7 @@ void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move
                 m = move;
             }
             const int c = cost > cost_of(d) ? cost : cost_of(d);
-            const std::uint64_t nd = pack(lo, up, m, second, empties, generation_, c);
+            const std::uint64_t nd = pack(lo, up, m, second, empties, generation_, c, level);
             e.data.store(nd, std::memory_order_relaxed);
             e.check.store(key ^ nd, std::memory_order_relaxed);
             return;
@@ -109,7 +122,7 @@ void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move
             victim = &e;
         }
     }
-    const std::uint64_t nd = pack(lower, upper, move, kNoMove, empties, generation_, cost);
+    const std::uint64_t nd = pack(lower, upper, move, kNoMove, empties, generation_, cost, selectivity);
     victim->data.store(nd, std::memory_order_relaxed);
     victim->check.store(key ^ nd, std::memory_order_relaxed);
 }

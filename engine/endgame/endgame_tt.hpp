@@ -1,8 +1,13 @@
 #pragma once
 // The exact solver's transposition table, shared by all search threads.
 //
-// Every stored value is a proven bound on the exact final score (the solver never prunes selectively),
-// so bounds from any search of the same position can be merged: lower = max, upper = min.
+// Every stored bound carries the selectivity level of the search that proved it (selectivity.hpp):
+// level 0 is a proven bound on the exact final score; a level L > 0 bound comes from a selective pass
+// (probcut with confidence kSelectivityT[L]) and may be wrong. A search of level S may cut on a bound
+// of level L only when L <= S (see usable()), so a selective bound never cuts an exact search; best
+// moves of any level are used for ordering. Bounds of the same level are merged (lower = max, upper =
+// min); a more exact store replaces the bounds of a less exact entry; a less exact store keeps the
+// entry's bounds and only updates its moves.
 //
 // Layout: buckets of 4 entries of 16 bytes = one 64-byte cache line. An entry is two 64-bit words,
 // both std::atomic<uint64_t> accessed with relaxed loads and stores (no data race, TSan-clean):
@@ -14,7 +19,7 @@
 //              32-39  empties of the position (replacement priority)
 //              40-47  generation (bumped by each solve; older entries are replaced first)
 //              48-55  log2 of the nodes spent (replacement priority)
-//              56-63  unused (0)
+//              56-63  selectivity level of the bounds (0 = exact, up to kMaxSelectivity)
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +35,10 @@ struct TTData {
     Move move = kNoMove;
     Move second = kNoMove;
     int empties = 0;
+    int selectivity = 0;  // level of the bounds: 0 = exact
+
+    // The bounds may cut a search of selectivity level `level` (they are at least as exact).
+    [[nodiscard]] constexpr bool usable(int level) const noexcept { return selectivity <= level; }
 };
 
 class EndgameTT {
@@ -54,14 +63,16 @@ public:
 
     [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
     // Merges the bound [lower, upper] (and the best move when known) into the position's entry.
-    void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes) noexcept;
+    // `selectivity`: the level of the search that proved the bound (0 = exact).
+    void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
+               int selectivity = 0) noexcept;
     void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(&buckets_[key & mask_]); }
     // Per mille of the entries written by the current generation, over the first 1000 buckets.
     [[nodiscard]] int hashfull() const noexcept;
 
 private:
     static std::uint64_t pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
-                              int cost) noexcept;
+                              int cost, int selectivity) noexcept;
     std::unique_ptr<Bucket[]> buckets_;
     std::size_t mask_ = 0;
     std::size_t mib_ = 0;

@@ -1,15 +1,50 @@
 #include "engine/endgame/search_worker.hpp"
 
+#include <cmath>
+
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/last_empties.hpp"
 #include "engine/endgame/move_ordering.hpp"
+#include "engine/endgame/selectivity.hpp"
 #include "engine/endgame/stability.hpp"
 
 namespace reversi::endgame {
 
 namespace {
 constexpr int kInfinity = kScoreMax + 1;
+constexpr int kUnitsInfinity = 1 << 24;
+constexpr double kUnits = eval::kWeightScale;
+}  // namespace
+
+bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score) {
+    const EndgameProbCut& pc = endgame_probcut(empties);
+    const double margin = kSelectivityT[static_cast<std::size_t>(selectivity_)] * pc.sigma;
+    // Fail high: a * v + b - margin >= beta, i.e. v >= (beta + margin - b) / a (in 1/32 disc).
+    if (beta < kScoreMax) {
+        const double bound = (beta + margin - pc.b) / pc.a;
+        if (bound < kScoreMax) {
+            const int v = static_cast<int>(std::ceil(bound * kUnits));
+            if (pattern_search(*pattern_, P, O, pc.shallow, v - 1, v, nodes_) >= v) {
+                ++probcuts_;
+                score = beta;
+                return true;
+            }
+        }
+    }
+    // Fail low: a * v + b + margin <= alpha.
+    if (alpha > -kScoreMax) {
+        const double bound = (alpha - margin - pc.b) / pc.a;
+        if (bound > -kScoreMax) {
+            const int v = static_cast<int>(std::floor(bound * kUnits));
+            if (pattern_search(*pattern_, P, O, pc.shallow, v, v + 1, nodes_) <= v) {
+                ++probcuts_;
+                score = alpha;
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 int stability_threshold(int empties) noexcept {
@@ -84,11 +119,20 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     Move hash_move = kNoMove;
     Move second_move = kNoMove;
     if (use_tt && tt_.probe(key, entry)) {
-        if (entry.lower >= beta) return entry.lower;
-        if (entry.upper <= alpha) return entry.upper;
-        if (entry.lower == entry.upper) return entry.lower;
+        if (entry.usable(selectivity_)) {
+            if (entry.lower >= beta) return entry.lower;
+            if (entry.upper <= alpha) return entry.upper;
+            if (entry.lower == entry.upper) return entry.lower;
+        }
         hash_move = entry.move;
         second_move = entry.second;
+    }
+
+    // The level of the bounds stored here: below probcut_empties_ the subtree never cuts.
+    const int level = empties >= probcut_empties_ ? selectivity_ : 0;
+    if (level > 0 && pattern_) {
+        int cut = 0;
+        if (probcut(P, O, alpha, beta, empties, cut)) return cut;
     }
 
     const Bitboard moves = legal_moves(P, O);
@@ -108,8 +152,9 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             const Bitboard np = O ^ m.flipped;
             const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
             TTData child;
-            if (tt_.probe(hash_discs(np, no), child) && -child.upper >= beta) {
-                tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1);
+            if (tt_.probe(hash_discs(np, no), child) && child.usable(selectivity_) && -child.upper >= beta) {
+                tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
+                          child.selectivity > level ? child.selectivity : level);
                 return -child.upper;
             }
         }
@@ -142,7 +187,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     if (!use_tt) return best;
     const int lower = best > alpha_in ? best : -kScoreMax;
     const int upper = best < beta ? best : kScoreMax;
-    tt_.store(key, empties, lower, upper, best > alpha_in ? best_move : kNoMove, nodes_ - nodes_before);
+    tt_.store(key, empties, lower, upper, best > alpha_in ? best_move : kNoMove, nodes_ - nodes_before, level);
     return best;
 }
 

@@ -4,6 +4,8 @@
 //   5 .. kShallowEmpties  shallow search: no hashing, parity ordering (odd quadrants first)
 //   above                 ordered search: fastest-first, and from kHashEmpties on TT bounds and moves, stability cutoff, enhanced transposition
 //                         cutoff (kEtcEmpties and above), fastest-first / shallow-search move ordering
+// With a selectivity level > 0 (selectivity.hpp) the worker probcuts at set_probcut_empties() and more
+// (needs the pattern evaluation) and stores its bounds with that level; level 0 (the default) is exact.
 // The stop flag is polled (relaxed load) at every hashed node; after a stop the results are meaningless
 // and aborted() is true (nothing more is stored in the table).
 #include <atomic>
@@ -11,6 +13,7 @@
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/endgame/selectivity.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
@@ -37,6 +40,13 @@ public:
     void add_nodes(std::uint64_t n) noexcept { nodes_ += n; }
     [[nodiscard]] bool aborted() const noexcept { return aborted_; }
     [[nodiscard]] EndgameTT& tt() noexcept { return tt_; }
+    // 0 = exact (default) .. kMaxSelectivity.
+    void set_selectivity(int level) noexcept { selectivity_ = level; }
+    // Fewest empties of a probcut node (never below kProbCutMinEmpties).
+    void set_probcut_empties(int empties) noexcept { probcut_empties_ = empties < kProbCutMinEmpties ? kProbCutMinEmpties : empties; }
+    [[nodiscard]] int selectivity() const noexcept { return selectivity_; }
+    // Number of probcut cuts so far (selective levels only).
+    [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }
 
 private:
     template <bool Pv>
@@ -44,12 +54,18 @@ private:
     int shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties);
     int dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties);
     int dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties);
+    // Probcut test of a selective pass: true and `score` set (beta or alpha) when the prediction of the
+    // shallow pattern search falls outside (alpha, beta) by the level's margin.
+    bool probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score);
 
     EndgameTT& tt_;
     const std::atomic<bool>& stop_;
     const std::atomic<bool>* cutoff_;
     const eval::PatternEvaluator* pattern_;
     std::uint64_t nodes_ = 0;
+    std::uint64_t probcuts_ = 0;
+    int selectivity_ = 0;
+    int probcut_empties_ = kDefaultProbCutEmpties;
     bool aborted_ = false;
 };
 

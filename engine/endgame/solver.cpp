@@ -9,6 +9,7 @@
 #include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/search_worker.hpp"
+#include "engine/endgame/selectivity.hpp"
 
 namespace reversi::endgame {
 
@@ -30,14 +31,17 @@ struct RootMove {
 class RootPass {
 public:
     RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
-             Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern)
-        : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), progress_(progress), start_(start),
-          nodes_before_(nodes_before) {}
+             Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern,
+             int selectivity, int probcut_empties)
+        : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), selectivity_(selectivity),
+          probcut_empties_(probcut_empties), progress_(progress),
+          start_(start), nodes_before_(nodes_before) {}
 
     struct Outcome {
         int score = -kInfinity;
         int best_index = 0;
         std::uint64_t nodes = 0;
+        std::uint64_t probcuts = 0;
         bool aborted = false;
     };
 
@@ -49,25 +53,34 @@ public:
         // is known: a refutation at a lower alpha is still a refutation), the caller takes the first.
         std::vector<std::thread> helpers;
         std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
+        std::vector<std::uint64_t> helper_cuts(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
         if (moves.size() > 1) {
             for (int t = 1; t < threads_; ++t) {
-                helpers.emplace_back([this, t, &helper_nodes, &helper_aborted] {
+                helpers.emplace_back([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
                     SearchWorker w(tt_, stop_, &cutoff_, pattern_);
+                    w.set_selectivity(selectivity_);
+                    w.set_probcut_empties(probcut_empties_);
                     split_loop(w);
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
+                    helper_cuts[static_cast<std::size_t>(t - 1)] = w.probcuts();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
                     if (w.aborted()) return;
                     // No move left: help on the first move (same window, shared table) until the
                     // calling thread has finished it; the result is dropped, the table entries stay.
                     SearchWorker lazy(tt_, stop_, &first_done_, pattern_);
+                    lazy.set_selectivity(selectivity_);
+                    lazy.set_probcut_empties(probcut_empties_);
                     const RootMove& first = moves_->front();
                     (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
                     helper_nodes[static_cast<std::size_t>(t - 1)] += lazy.nodes();
+                    helper_cuts[static_cast<std::size_t>(t - 1)] += lazy.probcuts();
                 });
             }
         }
         SearchWorker main(tt_, stop_, &cutoff_, pattern_);
+        main.set_selectivity(selectivity_);
+        main.set_probcut_empties(probcut_empties_);
         const RootMove& first = moves.front();
         const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
         first_done_.store(true, std::memory_order_relaxed);
@@ -85,12 +98,15 @@ public:
         if (aborted) cutoff_.store(true, std::memory_order_relaxed);
         for (auto& h : helpers) h.join();
         std::uint64_t nodes = main.nodes();
+        std::uint64_t cuts = main.probcuts();
         for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
             nodes += helper_nodes[i];
+            cuts += helper_cuts[i];
             aborted = aborted || (helper_aborted[i] && !beta_cut_ && !main.aborted());
         }
         outcome_.aborted = aborted || stop_.load(std::memory_order_relaxed);
         outcome_.nodes = nodes;
+        outcome_.probcuts = cuts;
         return outcome_;
     }
 
@@ -145,6 +161,7 @@ private:
             p.score = score;
             p.bound = score >= beta_ ? ScoreBound::Lower : (score <= a ? ScoreBound::Upper : ScoreBound::Exact);
             p.new_best = new_best;
+            p.selectivity = selectivity_;
             p.nodes = nodes_before_ + nodes_done_.load(std::memory_order_relaxed);
             p.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
             progress_(p);
@@ -157,6 +174,8 @@ private:
     std::atomic<bool> cutoff_{false};
     std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
     int threads_;
+    int selectivity_;
+    int probcut_empties_;
     const ProgressCallback& progress_;
     Clock::time_point start_;
     std::uint64_t nodes_before_;
@@ -208,7 +227,7 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
             continue;
         }
         TTData e;
-        if (!tt.probe(hash_discs(p, o), e) || e.lower != e.upper || e.move >= 64 || !(moves & square_bit(e.move))) {
+        if (!tt.probe(hash_discs(p, o), e) || e.selectivity != 0 || e.lower != e.upper || e.move >= 64 || !(moves & square_bit(e.move))) {
             break;
         }
         pv.push_back(e.move);
@@ -271,24 +290,26 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     const int threads = empties >= kMinEmptiesForThreads ? options.threads : 1;
 
     std::uint64_t nodes = 0;
-    const auto moves = order_root_moves(tt_, P, O, kNoMove, nodes, pattern_.get());
+    auto moves = order_root_moves(tt_, P, O, kNoMove, nodes, pattern_.get());
 
-    // Aspiration: a narrow window around a guess (an exact table entry, else a shallow estimate).
-    int lo = alpha;
-    int hi = beta;
-    if (options.aspiration && empties >= 16 && beta - alpha > 8) {
+    // Aspiration: a narrow window around a guess (an exact table entry, else a shallow estimate; after a
+    // selective pass, its score).
+    const bool use_aspiration = options.aspiration && empties >= 16 && beta - alpha > 8;
+    int guess = 0;
+    if (use_aspiration) {
         TTData e;
-        int guess;
-        if (tt_.probe(hash_discs(P, O), e) && e.lower == e.upper) {
+        if (tt_.probe(hash_discs(P, O), e) && e.selectivity == 0 && e.lower == e.upper) {
             guess = e.lower;
         } else {
             guess = evaluation_search(P, O, 4, -kScoreMax, kScoreMax, nodes);
         }
-        guess = std::clamp(guess & ~1, alpha + 1, beta - 1);
-        lo = std::max(alpha, guess - 3);
-        hi = std::min(beta, guess + 3);
     }
-    int delta = 6;
+    // Passes of decreasing selectivity, the last one exact.
+    std::vector<int> levels;
+    if (options.selective && pattern_ && empties >= options.selective_min_empties) {
+        for (int level = kMaxSelectivity; level > 0; --level) levels.push_back(level);
+    }
+    levels.push_back(0);
     int score = 0;
     int best_index = 0;
     bool aborted = false;
@@ -304,29 +325,51 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             progress(q);
         };
     }
-    for (;;) {
-        RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get());
-        const auto out = pass.run(moves, lo, hi);
-        nodes += out.nodes;
-        if (out.aborted) {
-            aborted = true;
-            break;
+    Move best = static_cast<Move>(moves.front().square);
+    for (const int level : levels) {
+        int lo = alpha;
+        int hi = beta;
+        if (use_aspiration) {
+            const int g = std::clamp(guess & ~1, alpha + 1, beta - 1);
+            lo = std::max(alpha, g - 3);
+            hi = std::min(beta, g + 3);
         }
-        score = out.score;
-        best_index = out.best_index;
-        if (score <= lo && lo > alpha) {
-            hi = score + 1;
-            lo = std::max(alpha, score - delta);
-        } else if (score >= hi && hi < beta) {
-            lo = score - 1;
-            hi = std::min(beta, score + delta);
-        } else {
-            break;
+        int delta = 6;
+        int selective_fails = 0;
+        for (;;) {
+            RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get(), level,
+                          std::max(options.probcut_empties, kProbCutMinEmpties));
+            const auto out = pass.run(moves, lo, hi);
+            nodes += out.nodes;
+            result.probcuts += out.probcuts;
+            ++result.passes;
+            if (out.aborted) {
+                aborted = true;
+                break;
+            }
+            score = out.score;
+            best_index = out.best_index;
+            best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
+            // A selective pass is not consistent (a fail high then a fail low on the re-search is
+            // possible): after three re-searches its score is taken as it is, it is only a guess.
+            if (level > 0 && ++selective_fails > 3) break;
+            if (score <= lo && lo > alpha) {
+                hi = score + 1;
+                lo = std::max(alpha, score - delta);
+            } else if (score >= hi && hi < beta) {
+                lo = score - 1;
+                hi = std::min(beta, score + delta);
+            } else {
+                break;
+            }
+            delta *= 2;
         }
-        delta *= 2;
+        if (aborted) break;
+        // The next pass starts from this pass's score and best move.
+        guess = score;
+        std::rotate(moves.begin(), moves.begin() + best_index, moves.begin() + best_index + 1);
     }
 
-    const Move best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
     if (result.best_move != kPass) result.best_move = best;
     result.score = sign * score;
     result.bound = score <= alpha ? ScoreBound::Upper : (score >= beta ? ScoreBound::Lower : ScoreBound::Exact);

@@ -34,6 +34,11 @@ struct SolveOptions {
     int beta = 64;
     int threads = 1;
     bool aspiration = true;     // start the root with a narrow window around a shallow estimate
+    // Selective passes (selectivity.hpp) before the exact one, from this many root empties on (needs
+    // the pattern evaluation); the last pass is always exact, so they change the cost, never the result.
+    bool selective = true;
+    int selective_min_empties = 20;
+    int probcut_empties = 14;   // fewest empties of a probcut node in a selective pass (>= 10)
 };
 
 // One root move's result (score is a bound when bound != Exact), or the end of an aspiration pass.
@@ -42,6 +47,7 @@ struct RootProgress {
     int score = 0;
     ScoreBound bound = ScoreBound::Exact;
     bool new_best = false;      // this move is now the best root move
+    int selectivity = 0;        // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
     std::uint64_t nodes = 0;    // all threads, so far
     std::chrono::milliseconds time{0};
 };
@@ -56,6 +62,8 @@ struct SolveResult {
     std::uint64_t nodes = 0;
     std::chrono::milliseconds time{0};
     bool completed = true;      // false when stopped
+    int passes = 0;             // root passes run (selective ones, aspiration re-searches and the exact one)
+    std::uint64_t probcuts = 0; // probcut cuts in the selective passes
 };
 
 class EndgameSolver {

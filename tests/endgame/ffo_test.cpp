@@ -12,7 +12,7 @@ using namespace reversi;
 
 namespace {
 
-void solve_file(const std::string& name, int first_number, int last_number, int threads) {
+void solve_file(const std::string& name, int first_number, int last_number, int threads, int selective_from = 20) {
     const std::string dir = testing::shared_data_dir();
     if (dir.empty()) {
         MESSAGE("skipped: the shared data folder ../shared/data is absent");
@@ -24,6 +24,8 @@ void solve_file(const std::string& name, int first_number, int last_number, int 
     std::atomic<bool> stop{false};
     endgame::SolveOptions options;
     options.threads = threads;
+    options.selective_min_empties = selective_from;
+    options.probcut_empties = 12;
     for (int n = first_number; n <= last_number; ++n) {
         const ObfEntry& e = (*entries)[static_cast<std::size_t>(n - (name == "fforum-1-19.obf" ? 1 : 20))];
         CAPTURE(n);
@@ -47,4 +49,8 @@ TEST_CASE("FFO #1-#19 (14-16 empties): scores and best moves from fforum-1-19.ob
 
 TEST_CASE("FFO #20-#25 (6-19 empties) with two threads: scores and best moves from fforum-20-39.obf") {
     solve_file("fforum-20-39.obf", 20, 25, 2);
+}
+
+TEST_CASE("FFO #1-#8 with selective passes forced on (root 14, probcut from 12 empties): same scores and moves") {
+    solve_file("fforum-1-19.obf", 1, 8, 1, 14);
 }

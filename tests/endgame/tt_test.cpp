@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/endgame/selectivity.hpp"
 
 using namespace reversi;
 using endgame::EndgameTT;
@@ -61,4 +62,51 @@ TEST_CASE("resize and clear empty the table") {
     CHECK(tt.size_mib() == 2);
     CHECK(!tt.probe(99, d));
     CHECK(tt.hashfull() == 0);
+}
+
+TEST_CASE("a selective bound never cuts a less selective search; a more exact store replaces it") {
+    EndgameTT tt(1);
+    TTData d;
+    // A level-2 (selective) bound.
+    tt.store(4242, 22, 10, 64, 19, 1000, 2);
+    REQUIRE(tt.probe(4242, d));
+    CHECK(d.selectivity == 2);
+    CHECK(d.lower == 10);
+    CHECK(!d.usable(0));  // never in the exact pass
+    CHECK(!d.usable(1));
+    CHECK(d.usable(2));
+    CHECK(d.usable(3));
+    // Same level: merged.
+    tt.store(4242, 22, -64, 20, 26, 1000, 2);
+    REQUIRE(tt.probe(4242, d));
+    CHECK(d.lower == 10);
+    CHECK(d.upper == 20);
+    CHECK(d.selectivity == 2);
+    // An exact store replaces the selective bounds (no merge with them) and keeps the moves for ordering.
+    tt.store(4242, 22, -64, 4, kNoMove, 1000, 0);
+    REQUIRE(tt.probe(4242, d));
+    CHECK(d.selectivity == 0);
+    CHECK(d.lower == -64);
+    CHECK(d.upper == 4);
+    CHECK(d.move == 26);
+    CHECK(d.usable(0));
+    CHECK(d.usable(4));
+    // A selective store over an exact entry keeps the exact bounds, takes the new move.
+    tt.store(4242, 22, 30, 64, 37, 1000, 4);
+    REQUIRE(tt.probe(4242, d));
+    CHECK(d.selectivity == 0);
+    CHECK(d.lower == -64);
+    CHECK(d.upper == 4);
+    CHECK(d.move == 37);
+    CHECK(d.second == 26);
+    // Every level survives the packing, with negative bounds.
+    for (int level = 0; level <= endgame::kMaxSelectivity; ++level) {
+        const std::uint64_t key = 9000 + static_cast<std::uint64_t>(level);
+        tt.store(key, 30, -64, -12, 5, 1, level);
+        REQUIRE(tt.probe(key, d));
+        CHECK(d.selectivity == level);
+        CHECK(d.lower == -64);
+        CHECK(d.upper == -12);
+        CHECK(d.empties == 30);
+    }
 }

@@ -11,6 +11,7 @@
 #include "engine/endgame/solver.hpp"
 #include "protocol/cli/command_line.hpp"
 #include "protocol/cli/logging.hpp"
+#include "tools/solve/calibrate.hpp"
 
 using namespace reversi;
 
@@ -46,6 +47,13 @@ int main(int argc, char** argv) {
          {"last", true, "last position to solve"},
          {"number", true, "number of the file's first position (default: 40 for fforum-40-59, else 1)"},
          {"no-aspiration", false, "full window at the root"},
+         {"no-selective", false, "no selective (probcut) passes before the exact one"},
+         {"selective-from", true, "root empties from which the selective passes run (default 20)"},
+         {"probcut-from", true, "fewest empties of a probcut node in a selective pass (default 14, >= 10)"},
+         {"calibrate-probcut", false,
+          "fit the endgame probcut table from positions reached by random moves from --file (use "
+          "../shared/data/endgame-hard/hard-25.obf) and print it; no solving of the file itself"},
+         {"samples", true, "with --calibrate-probcut: positions per empties count (default 200)"},
          {"keep-hash", false, "keep the table between positions (default: cleared before each)"},
          {"verbose", false, "log every root move result to stderr"}},
         "Example: nice -n 10 build/release/tools/reversi-solve --threads 2"};
@@ -81,6 +89,21 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "reversi-solve: %s\n", (!first ? first.error() : last.error()).message.c_str());
         return 2;
     }
+    if (args.has("calibrate-probcut")) {
+        auto samples = args.get_int("samples", 200, 10, 100000);
+        if (!samples) {
+            std::fprintf(stderr, "reversi-solve: %s\n", samples.error().message.c_str());
+            return 2;
+        }
+        return solve_tool::calibrate_probcut(*entries, static_cast<int>(*samples));
+    }
+    auto selective_from = args.get_int("selective-from", 20, 0, 64);
+    auto probcut_from = args.get_int("probcut-from", 14, 10, 64);
+    if (!selective_from || !probcut_from) {
+        std::fprintf(stderr, "reversi-solve: %s\n",
+                     (!selective_from ? selective_from.error() : probcut_from.error()).message.c_str());
+        return 2;
+    }
     const bool wld = args.has("wld");
     const bool verbose = args.has("verbose");
 
@@ -89,12 +112,17 @@ int main(int argc, char** argv) {
     endgame::SolveOptions options;
     options.threads = static_cast<int>(*threads);
     options.aspiration = !args.has("no-aspiration");
+    options.selective = !args.has("no-selective");
+    options.selective_min_empties = static_cast<int>(*selective_from);
+    options.probcut_empties = static_cast<int>(*probcut_from);
     if (wld) {
         options.alpha = -1;
         options.beta = 1;
     }
-    std::printf("# file %s, threads %d, hash %lld MiB, %s, flips %s\n", file.c_str(), options.threads, *hash,
-                wld ? "win/loss/draw" : "exact", flips_uses_avx2() ? "avx2" : "portable");
+    std::printf("# file %s, threads %d, hash %lld MiB, %s, flips %s, selective passes %s\n", file.c_str(),
+                options.threads, *hash, wld ? "win/loss/draw" : "exact", flips_uses_avx2() ? "avx2" : "portable",
+                options.selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str()
+                                  : "off");
     std::printf("%4s %3s %5s %6s %8s %10s %10s %15s %10s  %s\n", "#", "emp", "move", "score", "expected", "time(s)",
                 "cpu(s)", "nodes", "Mnodes/s", "pv");
     double total_time = 0;
@@ -108,7 +136,8 @@ int main(int argc, char** argv) {
         endgame::ProgressCallback progress;
         if (verbose) {
             progress = [](const endgame::RootProgress& p) {
-                std::fprintf(stderr, "  %s %+d%s %.3fs %llu nodes\n", move_to_string(p.move).c_str(), p.score,
+                std::fprintf(stderr, "  [level %d] %s %+d%s %.3fs %llu nodes\n", p.selectivity,
+                             move_to_string(p.move).c_str(), p.score,
                              p.bound == endgame::ScoreBound::Exact ? "" : (p.bound == endgame::ScoreBound::Lower ? " (>=)" : " (<=)"),
                              static_cast<double>(p.time.count()) / 1000.0, static_cast<unsigned long long>(p.nodes));
             };
