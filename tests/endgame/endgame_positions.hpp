@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "engine/board/random_move.hpp"
 #include "engine/board/variant.hpp"
 
 namespace reversi::endgame_test {
@@ -14,20 +15,7 @@ inline std::vector<Position> positions_with_empties(int empties, int count, std:
     std::vector<Position> out;
     while (static_cast<int>(out.size()) < count) {
         Position pos = start_position();
-        while (!pos.is_over() && pos.empty_count() > empties) {
-            const Bitboard moves = pos.moves();
-            if (!moves) {
-                pos = pos.pass();
-                continue;
-            }
-            int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(moves)));
-            for (int sq : squares(moves)) {
-                if (pick-- == 0) {
-                    pos = pos.play(sq);
-                    break;
-                }
-            }
-        }
+        while (!pos.is_over() && pos.empty_count() > empties) pos = play_random_move(pos, rng);
         if (!pos.is_over() && pos.empty_count() == empties) out.push_back(pos);
     }
     return out;

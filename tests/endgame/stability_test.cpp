@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "engine/board/random_move.hpp"
 #include "engine/endgame/stability.hpp"
 #include "tests/endgame/endgame_positions.hpp"
 
@@ -21,18 +22,7 @@ TEST_CASE("stable discs never flip in 200 random continuations of 600 positions"
             for (int game = 0; game < 200; ++game) {
                 Position p = pos;
                 while (!p.is_over()) {
-                    const Bitboard moves = p.moves();
-                    if (!moves) {
-                        p = p.pass();
-                        continue;
-                    }
-                    int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(moves)));
-                    for (int sq : squares(moves)) {
-                        if (pick-- == 0) {
-                            p = p.play(sq);
-                            break;
-                        }
-                    }
+                    p = play_random_move(p, rng);  // a pass changes no disc: checked as well
                     const Bitboard black = p.black();
                     const Bitboard white = p.white();
                     const Bitboard orig_black = pos.black();

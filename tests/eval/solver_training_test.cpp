@@ -7,6 +7,7 @@
 #include <fstream>
 #include <random>
 
+#include "engine/board/random_move.hpp"
 #include "engine/board/variant.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/eval/pattern/training/small_solver.hpp"
@@ -196,14 +197,9 @@ TEST_CASE("targets of one game: exact below the limit, theoretical above the the
     Position pos = start_position();
     while (!pos.is_over()) {
         if (pos.must_pass()) pos = pos.pass();
-        int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(pos.moves())));
-        for (int sq : squares(pos.moves())) {
-            if (pick-- == 0) {
-                game.moves.push_back(static_cast<Move>(sq));
-                pos = pos.play(sq);
-                break;
-            }
-        }
+        const Move m = random_legal_move(pos, rng);
+        game.moves.push_back(m);
+        pos = pos.play(m);
     }
     const int black_final = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
     game.black_score = (black_final + 64) / 2;

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <random>
 
+#include "engine/board/random_move.hpp"
+
 namespace reversi::testing {
 
 std::vector<Position> random_positions(Variant variant, int count, std::uint64_t seed) {
@@ -14,18 +16,7 @@ std::vector<Position> random_positions(Variant variant, int count, std::uint64_t
         while (static_cast<int>(out.size()) < count) {
             out.push_back(pos);
             if (pos.is_over()) break;
-            const Bitboard moves = pos.moves();
-            if (!moves) {
-                pos = pos.pass();
-                continue;
-            }
-            int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(moves)));
-            for (int sq : squares(moves)) {
-                if (pick-- == 0) {
-                    pos = pos.play(sq);
-                    break;
-                }
-            }
+            pos = play_random_move(pos, rng);
         }
     }
     return out;

@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "engine/board/random_move.hpp"
 #include "engine/board/moves.hpp"
 #include "engine/board/notation.hpp"
 #include "engine/endgame/move_ordering.hpp"
@@ -60,18 +61,7 @@ Fit least_squares(const std::vector<double>& x, const std::vector<double>& y) {
 bool walk_down(Position& pos, int empties, std::mt19937_64& rng) {
     while (pos.empty_count() > empties) {
         if (pos.is_over()) return false;
-        const Bitboard moves = pos.moves();
-        if (!moves) {
-            pos = pos.pass();
-            continue;
-        }
-        int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(moves)));
-        for (int sq : squares(moves)) {
-            if (pick-- == 0) {
-                pos = pos.play(sq);
-                break;
-            }
-        }
+        pos = play_random_move(pos, rng);
     }
     return !pos.is_over() && pos.moves() != 0;
 }

@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "engine/board/random_move.hpp"
 #include "engine/board/variant.hpp"
 #include "engine/eval/heuristic.hpp"
 #include "engine/eval/pattern/baseline_evaluators.hpp"
@@ -24,14 +25,7 @@ std::vector<Position> random_game_positions(std::size_t count, std::uint64_t see
         while (!pos.is_over() && out.size() < count) {
             if (pos.must_pass()) pos = pos.pass();
             out.push_back(pos);
-            const Bitboard moves = pos.moves();
-            int pick = static_cast<int>(rng() % static_cast<std::uint64_t>(popcount(moves)));
-            for (int sq : squares(moves)) {
-                if (pick-- == 0) {
-                    pos = pos.play(sq);
-                    break;
-                }
-            }
+            pos = play_random_move(pos, rng);
         }
     }
     return out;
