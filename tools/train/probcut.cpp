@@ -18,32 +18,20 @@
 
 #include "engine/data/wthor.hpp"
 #include "engine/eval/probcut_fit.hpp"
-#include "engine/search/move_ordering.hpp"
-#include "engine/search/run_algorithm.hpp"
-#include "engine/search/search_context.hpp"
-#include "engine/search/transposition_table.hpp"
 #include "tools/train/commands.hpp"
 #include "tools/train/evaluator_choice.hpp"
+#include "tools/train/search_measure.hpp"
 
 namespace reversi::train {
 
 namespace {
-
-struct EvaluatorCall {
-    const Evaluator* evaluator;
-    int operator()(const OthelloState& s) const noexcept { return evaluator->evaluate(s.pos); }
-};
-using Context = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 
 // The table is cleared per position, not per depth: depth d reuses depth d-1's entries for its move
 // ordering (as iterative deepening does). Cutoffs need an entry of at least the remaining depth, and in
 // Othello a position is reached only at one ply (one disc per move; passes aside), so values stay
 // those of a fixed-depth search.
 int search_value(const Position& pos, const Evaluator& evaluator, int depth, TranspositionTable& tt) {
-    Context ctx(EvaluatorCall{&evaluator}, OthelloOrder(MoveOrdering::Normal), &tt, nullptr);
-    return run_algorithm(Algorithm::NegaScout, ctx, OthelloState{pos}, depth, -Context::kInfinity,
-                         Context::kInfinity, 0)
-        .value;
+    return fixed_depth_negascout(pos, evaluator, depth, tt).root.value;
 }
 
 // "D:N,...": the first N positions are searched to depth D (a position's depth is the largest D whose N

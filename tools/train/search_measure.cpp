@@ -4,9 +4,7 @@
 #include <cstdlib>
 
 #include "engine/search/move_ordering.hpp"
-#include "engine/search/run_algorithm.hpp"
 #include "engine/search/search_context.hpp"
-#include "engine/search/transposition_table.hpp"
 
 namespace reversi::train {
 
@@ -20,6 +18,16 @@ using Context = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 
 }  // namespace
 
+FixedDepthSearch fixed_depth_negascout(const Position& pos, const Evaluator& evaluator, int depth,
+                                       TranspositionTable& tt) {
+    Context ctx(EvaluatorCall{&evaluator}, OthelloOrder(MoveOrdering::Normal), &tt, nullptr);
+    FixedDepthSearch out;
+    out.root = run_algorithm(Algorithm::NegaScout, ctx, OthelloState{pos}, depth, -Context::kInfinity,
+                             Context::kInfinity, 0);
+    out.nodes = ctx.nodes;
+    return out;
+}
+
 SearchAccuracy measure_search(const std::vector<ObfEntry>& entries, const Evaluator& evaluator, int depth) {
     SearchAccuracy out;
     TranspositionTable tt(16);
@@ -30,15 +38,14 @@ SearchAccuracy measure_search(const std::vector<ObfEntry>& entries, const Evalua
         const auto best = entry.best_score();
         if (!best || entry.move_scores.empty()) continue;
         tt.clear();
-        Context ctx(EvaluatorCall{&evaluator}, OthelloOrder(MoveOrdering::Normal), &tt, nullptr);
-        const RootSearch r = run_algorithm(Algorithm::NegaScout, ctx, OthelloState{entry.position}, depth,
-                                           -Context::kInfinity, Context::kInfinity, 0);
+        const FixedDepthSearch search = fixed_depth_negascout(entry.position, evaluator, depth, tt);
+        const RootSearch& r = search.root;
         const auto chosen = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
                                          [&](const auto& ms) { return ms.first == r.best_move; });
         if (chosen == entry.move_scores.end()) continue;  // not expected: every legal move is listed
         value_error += std::abs(r.value - *best);
         loss += *best - chosen->second;
-        nodes += static_cast<double>(ctx.nodes);
+        nodes += static_cast<double>(search.nodes);
         ++out.positions;
     }
     const double n = out.positions ? static_cast<double>(out.positions) : 1.0;
