@@ -64,6 +64,17 @@ inline constexpr std::array<EndgameProbCut, 11> kEndgameProbCutTable = {{
     {4, 1.167, 1.106, 7.156},  // 20 empties
 }};
 
+static_assert(
+    [] {
+        for (std::size_t i = 0; i < kEndgameProbCutTable.size(); ++i) {
+            if (kEndgameProbCutTable[i].shallow != probcut_shallow_depth(kProbCutMinEmpties + static_cast<int>(i))) {
+                return false;
+            }
+        }
+        return true;
+    }(),
+    "each row's shallow depth is the one the calibration fitted (probcut_shallow_depth)");
+
 [[nodiscard]] constexpr const EndgameProbCut& endgame_probcut(int empties) noexcept {
     std::size_t i = empties <= kProbCutMinEmpties ? 0 : static_cast<std::size_t>(empties - kProbCutMinEmpties);
     if (i >= kEndgameProbCutTable.size()) i = kEndgameProbCutTable.size() - 1;
