@@ -5,7 +5,8 @@
 //     to our discs (the opponent's potential mobility) is better, with bonuses for
 //     taking a corner and for the mover's discs made stable on the edges, and a parity bonus (odd
 //     quadrants first) at low empties;
-//   - with many empties, a shallow alpha-beta search dominates: on the trained pattern evaluation
+//   - with many empties, a shallow alpha-beta search adds its value (one disc of the pattern search counts
+//     a quarter of one opponent reply; mobility stays the main term): on the trained pattern evaluation
 //     (eval::PatternEvaluator::evaluate_units, 1/32 disc) from kPatternOrderEmpties on when the solver
 //     has one, else on a simple mobility/corner evaluation (simple_evaluation below).
 #include <array>
