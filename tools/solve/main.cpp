@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
           "fit the endgame probcut table from positions reached by random moves from --file (use "
           "../shared/data/endgame-hard/hard-25.obf) and print it; no solving of the file itself"},
          {"samples", true, "with --calibrate-probcut: positions per empties count (default 200)"},
+         {"ordering", true,
+          "pattern (default: the trained pattern evaluation orders moves from 12 empties and drives the "
+          "selective passes) or simple (the mobility/corner evaluation only; no selective passes)"},
          {"keep-hash", false, "keep the table between positions (default: cleared before each)"},
          {"verbose", false, "log every root move result to stderr"}},
         "Example: nice -n 10 build/release/tools/reversi-solve --threads 2"};
@@ -104,10 +107,16 @@ int main(int argc, char** argv) {
                      (!selective_from ? selective_from.error() : probcut_from.error()).message.c_str());
         return 2;
     }
+    const std::string ordering = args.get("ordering", "pattern");
+    if (ordering != "pattern" && ordering != "simple") {
+        std::fprintf(stderr, "reversi-solve: --ordering: expected pattern or simple, got '%s'\n", ordering.c_str());
+        return 2;
+    }
     const bool wld = args.has("wld");
     const bool verbose = args.has("verbose");
 
     endgame::EndgameSolver solver(static_cast<std::size_t>(*hash));
+    if (ordering == "simple") solver.set_pattern(nullptr);
     std::atomic<bool> stop{false};
     endgame::SolveOptions options;
     options.threads = static_cast<int>(*threads);
@@ -119,10 +128,11 @@ int main(int argc, char** argv) {
         options.alpha = -1;
         options.beta = 1;
     }
-    std::printf("# file %s, threads %d, hash %lld MiB, %s, flips %s, selective passes %s\n", file.c_str(),
+    const bool selective = options.selective && solver.pattern();
+    std::printf("# file %s, threads %d, hash %lld MiB, %s, flips %s, ordering %s, selective passes %s\n", file.c_str(),
                 options.threads, *hash, wld ? "win/loss/draw" : "exact", flips_uses_avx2() ? "avx2" : "portable",
-                options.selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str()
-                                  : "off");
+                solver.pattern() ? "pattern" : "simple",
+                selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str() : "off");
     std::printf("%4s %3s %5s %6s %8s %10s %10s %15s %10s  %s\n", "#", "emp", "move", "score", "expected", "time(s)",
                 "cpu(s)", "nodes", "Mnodes/s", "pv");
     double total_time = 0;
