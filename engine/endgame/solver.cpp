@@ -30,11 +30,14 @@ struct RootMove {
 // a re-search when it fails high): YBWC at the root, every thread sharing the transposition table.
 class RootPass {
 public:
+    // `split_empties`: see SolveOptions::split_empties. When the position after a pass's first move has
+    // that many empties, the pass is a YBWC split: the first move is searched first (itself split the same
+    // way, recursively), then the helpers start on the others.
     RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
              Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern,
-             int selectivity, int probcut_empties)
+             int selectivity, int probcut_empties, int split_empties)
         : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), selectivity_(selectivity),
-          probcut_empties_(probcut_empties), progress_(progress),
+          probcut_empties_(probcut_empties), split_empties_(split_empties), progress_(progress),
           start_(start), nodes_before_(nodes_before) {}
 
     struct Outcome {
@@ -49,13 +52,16 @@ public:
         moves_ = &moves;
         alpha_ = alpha;
         beta_ = beta;
-        // Helpers start at once on the other moves (null windows at alpha until the first move's score
-        // is known: a refutation at a lower alpha is still a refutation), the caller takes the first.
+        // Without a split below: helpers start at once on the other moves (null windows at alpha until
+        // the first move's score is known: a refutation at a lower alpha is still a refutation), the
+        // caller takes the first. With one (YBWC): helpers start once the first move is done.
+        const RootMove& first = moves.front();
+        const bool ybwc = threads_ > 1 && popcount(~(first.next_p | first.next_o)) >= split_empties_;
         std::vector<std::thread> helpers;
         std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<std::uint64_t> helper_cuts(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
-        if (moves.size() > 1) {
+        const auto spawn_helpers = [&] {
             for (int t = 1; t < threads_; ++t) {
                 helpers.emplace_back([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
                     SearchWorker w(tt_, stop_, &cutoff_, pattern_);
@@ -65,7 +71,7 @@ public:
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
                     helper_cuts[static_cast<std::size_t>(t - 1)] = w.probcuts();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
-                    if (w.aborted()) return;
+                    if (w.aborted() || first_done_.load(std::memory_order_relaxed)) return;
                     // No move left: help on the first move (same window, shared table) until the
                     // calling thread has finished it; the result is dropped, the table entries stay.
                     SearchWorker lazy(tt_, stop_, &first_done_, pattern_);
@@ -77,19 +83,27 @@ public:
                     helper_cuts[static_cast<std::size_t>(t - 1)] += lazy.probcuts();
                 });
             }
-        }
+        };
+        if (moves.size() > 1 && !ybwc) spawn_helpers();
         SearchWorker main(tt_, stop_, &cutoff_, pattern_);
         main.set_selectivity(selectivity_);
         main.set_probcut_empties(probcut_empties_);
-        const RootMove& first = moves.front();
-        const int score = -main.search(first.next_p, first.next_o, -beta, -alpha);
+        bool first_aborted = false;
+        int score = 0;
+        if (ybwc) {
+            score = -pv_node(main, first.next_p, first.next_o, -beta, -alpha, first_aborted);
+        } else {
+            score = -main.search(first.next_p, first.next_o, -beta, -alpha);
+            first_aborted = main.aborted();
+        }
         first_done_.store(true, std::memory_order_relaxed);
         bool aborted = false;
-        if (main.aborted()) {
+        if (first_aborted) {
             aborted = !beta_cut_;
         } else {
             nodes_done_.fetch_add(main.nodes(), std::memory_order_relaxed);
             record(0, score);
+            if (moves.size() > 1 && ybwc && score < beta) spawn_helpers();
             const std::uint64_t before = main.nodes();
             split_loop(main);
             nodes_done_.fetch_add(main.nodes() - before, std::memory_order_relaxed);
@@ -98,7 +112,7 @@ public:
         if (aborted) cutoff_.store(true, std::memory_order_relaxed);
         for (auto& h : helpers) h.join();
         std::uint64_t nodes = main.nodes();
-        std::uint64_t cuts = main.probcuts();
+        std::uint64_t cuts = main.probcuts() + nested_probcuts_;
         for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
             nodes += helper_nodes[i];
             cuts += helper_cuts[i];
@@ -111,6 +125,68 @@ public:
     }
 
 private:
+    // A principal-variation node below the pass's first move (P to move, window (alpha, beta)), searched
+    // by the calling thread's worker `w` or, from split_empties_ on, as a YBWC split of its own among all
+    // the threads (its first move recursively, then the others shared). Sets `aborted` when stopped; the
+    // value is fail-soft like SearchWorker::search and is stored in the table like a searched node.
+    int pv_node(SearchWorker& w, Bitboard P, Bitboard O, int alpha, int beta, bool& aborted) {
+        const int empties = popcount(~(P | O));
+        if (empties < split_empties_) {
+            const int score = w.search(P, O, alpha, beta);
+            aborted = w.aborted();
+            return score;
+        }
+        if (stop_.load(std::memory_order_relaxed)) {
+            aborted = true;
+            return 0;
+        }
+        w.add_nodes(1);
+        const std::uint64_t key = hash_discs(P, O);
+        TTData entry;
+        Move hash_move = kNoMove;
+        Move second = kNoMove;
+        if (tt_.probe(key, entry)) {
+            if (entry.usable(selectivity_)) {
+                if (entry.lower >= beta) return entry.lower;
+                if (entry.upper <= alpha) return entry.upper;
+                if (entry.lower == entry.upper) return entry.lower;
+            }
+            hash_move = entry.move;
+            second = entry.second;
+        }
+        const Bitboard moves = legal_moves(P, O);
+        if (!moves) {
+            if (!legal_moves(O, P)) return final_score(P, empties);
+            return -pv_node(w, O, P, -beta, -alpha, aborted);
+        }
+        std::uint64_t order_nodes = 0;
+        MoveList list;
+        score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
+        w.add_nodes(order_nodes);
+        std::vector<RootMove> children;
+        for (int i = 0; i < list.size; ++i) {
+            list.pick_best(i);
+            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+            children.push_back(RootMove{m.square, O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)});
+        }
+        const ProgressCallback no_progress;
+        RootPass split(tt_, stop_, threads_, no_progress, start_, 0, pattern_, selectivity_, probcut_empties_,
+                       split_empties_);
+        const Outcome out = split.run(children, alpha, beta);
+        w.add_nodes(out.nodes);
+        nested_probcuts_ += out.probcuts;
+        if (out.aborted) {
+            aborted = true;
+            return 0;
+        }
+        const int best = out.score;
+        const Move best_move = best > alpha ? static_cast<Move>(children[static_cast<std::size_t>(out.best_index)].square)
+                                            : kNoMove;
+        tt_.store(key, empties, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax, best_move, out.nodes,
+                  empties >= probcut_empties_ ? selectivity_ : 0);
+        return best;
+    }
+
     // Takes the next unsearched move and proves it worse than the best score so far (null window), or
     // re-searches it with the window (best, beta) when it fails high against the current best.
     void split_loop(SearchWorker& w) {
@@ -176,6 +252,8 @@ private:
     int threads_;
     int selectivity_;
     int probcut_empties_;
+    int split_empties_;
+    std::uint64_t nested_probcuts_ = 0;  // probcuts inside pv_node's splits (calling thread only)
     const ProgressCallback& progress_;
     Clock::time_point start_;
     std::uint64_t nodes_before_;
@@ -338,7 +416,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         int selective_fails = 0;
         for (;;) {
             RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get(), level,
-                          std::max(options.probcut_empties, kProbCutMinEmpties));
+                          std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
             const auto out = pass.run(moves, lo, hi);
             nodes += out.nodes;
             result.probcuts += out.probcuts;

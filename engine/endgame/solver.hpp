@@ -39,6 +39,10 @@ struct SolveOptions {
     bool selective = true;
     int selective_min_empties = 20;
     int probcut_empties = 14;   // fewest empties of a probcut node in a selective pass (>= 10)
+    // With threads > 1: principal-variation nodes with at least this many empties are split among the
+    // threads after their first move (YBWC along the PV, the root included). Above the root's empties,
+    // only the root is split and its other moves start at once (the helpers do not wait for the first).
+    int split_empties = 18;
 };
 
 // One root move's result (score is a bound when bound != Exact), or the end of an aspiration pass.

@@ -54,6 +54,9 @@ int main(int argc, char** argv) {
           "fit the endgame probcut table from positions reached by random moves from --file (use "
           "../shared/data/endgame-hard/hard-25.obf) and print it; no solving of the file itself"},
          {"samples", true, "with --calibrate-probcut: positions per empties count (default 200)"},
+         {"split-from", true,
+          "with --threads > 1: principal-variation nodes with this many empties or more are split among the "
+          "threads after their first move (default 18; 61: the root only, helpers start at once)"},
          {"ordering", true,
           "pattern (default: the trained pattern evaluation orders moves from 12 empties and drives the "
           "selective passes) or simple (the mobility/corner evaluation only; no selective passes)"},
@@ -102,10 +105,12 @@ int main(int argc, char** argv) {
     }
     auto selective_from = args.get_int("selective-from", 20, 0, 64);
     auto probcut_from = args.get_int("probcut-from", 14, 10, 64);
-    if (!selective_from || !probcut_from) {
-        std::fprintf(stderr, "reversi-solve: %s\n",
-                     (!selective_from ? selective_from.error() : probcut_from.error()).message.c_str());
-        return 2;
+    auto split_from = args.get_int("split-from", 18, 1, 61);
+    for (const auto* v : {&selective_from, &probcut_from, &split_from}) {
+        if (!*v) {
+            std::fprintf(stderr, "reversi-solve: %s\n", v->error().message.c_str());
+            return 2;
+        }
     }
     const std::string ordering = args.get("ordering", "pattern");
     if (ordering != "pattern" && ordering != "simple") {
@@ -124,13 +129,14 @@ int main(int argc, char** argv) {
     options.selective = !args.has("no-selective");
     options.selective_min_empties = static_cast<int>(*selective_from);
     options.probcut_empties = static_cast<int>(*probcut_from);
+    options.split_empties = static_cast<int>(*split_from);
     if (wld) {
         options.alpha = -1;
         options.beta = 1;
     }
     const bool selective = options.selective && solver.pattern();
-    std::printf("# file %s, threads %d, hash %lld MiB, %s, flips %s, ordering %s, selective passes %s\n", file.c_str(),
-                options.threads, *hash, wld ? "win/loss/draw" : "exact", flips_uses_avx2() ? "avx2" : "portable",
+    std::printf("# file %s, threads %d (split from %d empties), hash %lld MiB, %s, flips %s, ordering %s, selective passes %s\n",
+                file.c_str(), options.threads, options.split_empties, *hash, wld ? "win/loss/draw" : "exact", flips_uses_avx2() ? "avx2" : "portable",
                 solver.pattern() ? "pattern" : "simple",
                 selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str() : "off");
     std::printf("%4s %3s %5s %6s %8s %10s %10s %15s %10s  %s\n", "#", "emp", "move", "score", "expected", "time(s)",
