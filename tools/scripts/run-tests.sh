@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds the Release and the ASan+UBSan configurations and runs the whole test
 # suite of each through ctest, then a short libFuzzer run of the protocol parsers (clang) and the threaded
-# tests (protocol and server) under ThreadSanitizer (REVERSI_TSAN=0 skips that stage).
+# tests (protocol, server, the endgame solver's two-thread tests) under ThreadSanitizer (REVERSI_TSAN=0
+# skips that stage).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
 # Measured from a clean tree on the 2-core development machine while other jobs ran (load average 8-12):
 # release 164 s, asan 582 s, fuzz 61 s, tsan 247 s, total 17 min 36 s.
@@ -30,9 +31,9 @@ for stage in "${stages[@]}"; do
     tsan)
       echo "=== tsan: configure and build the threaded tests" >&2
       cmake --preset tsan >/dev/null
-      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server
-      echo "=== tsan: tests (protocol, server)" >&2
-      ctest --preset tsan -R '^(protocol|server):'
+      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server tests_endgame
+      echo "=== tsan: tests (protocol, server, the endgame solver's two-thread tests)" >&2
+      ctest --preset tsan -R '^(protocol|server):|^endgame:.*(two threads|YBWC)'
       ;;
     *)
       echo "=== $stage: configure and build" >&2
