@@ -39,6 +39,20 @@ struct TTData {
 
     // The bounds may cut a search of selectivity level `level` (they are at least as exact).
     [[nodiscard]] constexpr bool usable(int level) const noexcept { return selectivity <= level; }
+    // True, with `score` set, when the bounds are usable at `level` and decide the window (alpha, beta):
+    // a lower bound >= beta, an upper bound <= alpha, or an exact value.
+    [[nodiscard]] constexpr bool cuts(int level, int alpha, int beta, int& score) const noexcept {
+        if (!usable(level)) return false;
+        if (lower >= beta || lower == upper) {
+            score = lower;
+            return true;
+        }
+        if (upper <= alpha) {
+            score = upper;
+            return true;
+        }
+        return false;
+    }
 };
 
 class EndgameTT {

@@ -119,11 +119,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     Move hash_move = kNoMove;
     Move second_move = kNoMove;
     if (use_tt && tt_.probe(key, entry)) {
-        if (entry.usable(selectivity_)) {
-            if (entry.lower >= beta) return entry.lower;
-            if (entry.upper <= alpha) return entry.upper;
-            if (entry.lower == entry.upper) return entry.lower;
-        }
+        if (int cut = 0; entry.cuts(selectivity_, alpha, beta, cut)) return cut;
         hash_move = entry.move;
         second_move = entry.second;
     }

@@ -146,11 +146,7 @@ private:
         Move hash_move = kNoMove;
         Move second = kNoMove;
         if (tt_.probe(key, entry)) {
-            if (entry.usable(selectivity_)) {
-                if (entry.lower >= beta) return entry.lower;
-                if (entry.upper <= alpha) return entry.upper;
-                if (entry.lower == entry.upper) return entry.lower;
-            }
+            if (int cut = 0; entry.cuts(selectivity_, alpha, beta, cut)) return cut;
             hash_move = entry.move;
             second = entry.second;
         }
