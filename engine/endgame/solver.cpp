@@ -25,6 +25,17 @@ struct RootMove {
     Bitboard next_o = 0;
 };
 
+// The scored moves of `list` (P to move), best first.
+std::vector<RootMove> sorted_children(MoveList& list, Bitboard P, Bitboard O) {
+    std::vector<RootMove> out;
+    for (int i = 0; i < list.size; ++i) {
+        list.pick_best(i);
+        const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+        out.push_back(RootMove{m.square, O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)});
+    }
+    return out;
+}
+
 // One pass over the root moves with the window (alpha, beta): the first move by the calling thread with
 // the full window, the others split among all threads (null window against the best score so far, then
 // a re-search when it fails high): YBWC at the root, every thread sharing the transposition table.
@@ -159,12 +170,7 @@ private:
         MoveList list;
         score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
         w.add_nodes(order_nodes);
-        std::vector<RootMove> children;
-        for (int i = 0; i < list.size; ++i) {
-            list.pick_best(i);
-            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-            children.push_back(RootMove{m.square, O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)});
-        }
+        const std::vector<RootMove> children = sorted_children(list, P, O);
         const ProgressCallback no_progress;
         RootPass split(tt_, stop_, threads_, no_progress, start_, 0, pattern_, selectivity_, probcut_empties_,
                        split_empties_);
@@ -277,13 +283,7 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
         second = entry.second;
     }
     score_moves(list, P, O, moves, std::max(empties, 24), hash_move, second, nodes, pattern);
-    std::vector<RootMove> out;
-    for (int i = 0; i < list.size; ++i) {
-        list.pick_best(i);
-        const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-        out.push_back(RootMove{m.square, O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)});
-    }
-    return out;
+    return sorted_children(list, P, O);
 }
 
 // Principal variation read from the transposition table (exact entries with a legal best move).
