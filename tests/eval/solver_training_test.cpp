@@ -1,4 +1,4 @@
-// The small exact solver against plain minimax, target building, and training on tiny sets.
+// Target building (with a plain minimax as the exact solver) and training on tiny sets.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,7 +10,6 @@
 #include "engine/board/random_move.hpp"
 #include "engine/board/variant.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
-#include "engine/eval/pattern/training/small_solver.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
 #include "tests/support/random_positions.hpp"
 
@@ -24,6 +23,20 @@ int minimax(const Position& pos) {
     if (pos.must_pass()) return -minimax(pos.pass());
     int best = -100;
     for (int sq : squares(pos.moves())) best = std::max(best, -minimax(pos.play(sq)));
+    return best;
+}
+
+// Plain minimax as the trainer's exact solver: the score and the first best move.
+std::optional<ExactScore> minimax_solver(const Position& pos) {
+    if (pos.must_pass()) {
+        const auto r = minimax_solver(pos.pass());
+        return ExactScore{-r->score, kPass};
+    }
+    ExactScore best{-100, kNoMove};
+    for (int sq : squares(pos.moves())) {
+        const int v = -minimax(pos.play(sq));
+        if (v > best.score) best = ExactScore{v, static_cast<Move>(sq)};
+    }
     return best;
 }
 
@@ -51,17 +64,6 @@ std::vector<Sample> synthetic_samples(int count, std::uint64_t seed) {
 }
 
 }  // namespace
-
-TEST_CASE("small solver equals plain minimax on random positions with up to 9 empties") {
-    std::mt19937_64 rng(5);
-    int checked = 0;
-    for (const auto& pos : testing::random_positions(Variant::Standard, 40000, 11)) {
-        if (pos.empty_count() > 9 || rng() % 4) continue;
-        REQUIRE(solve_small(pos).score == minimax(pos));
-        ++checked;
-    }
-    CHECK(checked > 300);
-}
 
 TEST_CASE("symmetric duplicates merge with the mean target") {
     const Position a = start_position().play(make_square(5, 4));  // f5
@@ -124,9 +126,7 @@ TEST_CASE("training from WTHOR games: error drops, the file round-trips, resume 
     build.wthor_files = {dir + "/wthor/WTH_1984.wtb", dir + "/wthor/WTH_1985.wtb"};
     build.max_games = 600;
     build.policy.exact_empties = 6;
-    build.policy.solver = [](const Position& p) -> std::optional<int> {
-        return p.empty_count() <= 6 ? std::optional<int>(solve_small(p).score) : std::nullopt;
-    };
+    build.policy.solver = [](const Position& p) { return p.empty_count() <= 6 ? minimax_solver(p) : std::nullopt; };
     BuildReport report;
     auto samples = build_training_set(build, report);
     REQUIRE_MESSAGE(samples, (samples ? "" : samples.error().message));
@@ -206,7 +206,11 @@ TEST_CASE("targets of one game: exact below the limit, theoretical above the the
     game.theoretical_black_score = 40;  // black +16 from 24 empties on, by decree
     TargetPolicy policy;
     policy.exact_empties = 8;
-    policy.solver = [](const Position& p) -> std::optional<int> { return solve_small(p).score; };
+    int calls = 0;
+    policy.solver = [&calls](const Position& p) {
+        ++calls;
+        return minimax_solver(p);
+    };
     TargetStats stats;
     auto samples = game_samples(game, 24, policy, stats);
     REQUIRE(samples);
@@ -215,7 +219,7 @@ TEST_CASE("targets of one game: exact below the limit, theoretical above the the
     REQUIRE(replay);
     int anchor_black = 0;
     for (const auto& p : replay->before_move) {
-        if (p.empty_count() == 8) anchor_black = p.side == Color::Black ? solve_small(p).score : -solve_small(p).score;
+        if (p.empty_count() == 8) anchor_black = p.side == Color::Black ? minimax(p) : -minimax(p);
     }
     for (std::size_t i = 0; i < samples->size(); ++i) {
         const Position& p = replay->before_move[i];
@@ -224,7 +228,7 @@ TEST_CASE("targets of one game: exact below the limit, theoretical above the the
         const int target = (*samples)[i].target;
         CAPTURE(e);
         if (e <= 8) {
-            CHECK(target == solve_small(p).score);
+            CHECK(target == minimax(p));
         } else if (e >= 24) {
             CHECK(target == sign * 16);
         } else {
@@ -234,4 +238,44 @@ TEST_CASE("targets of one game: exact below the limit, theoretical above the the
     }
     CHECK(stats.exact == 8);
     CHECK(stats.blended == 15);
+    CHECK(stats.solves == static_cast<std::uint64_t>(calls));
+    CHECK(calls <= 8);
+}
+
+TEST_CASE("targets of one game: after the solver's best move the next position takes its score unsolved") {
+    // Random moves down to 10 empties, then the first best move of plain minimax to the end: every
+    // other position on the solved part needs no solve, and every target is still the exact score.
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        std::mt19937_64 rng(seed);
+        data::WthorGame game;
+        Position pos = start_position();
+        while (!pos.is_over()) {
+            if (pos.must_pass()) pos = pos.pass();
+            const Move m = pos.empty_count() > 10 ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
+            game.moves.push_back(m);
+            pos = pos.play(m);
+        }
+        const int black_final = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
+        game.black_score = (black_final + 64) / 2;
+        game.theoretical_black_score = 32;
+        TargetPolicy policy;
+        policy.exact_empties = 10;
+        int calls = 0;
+        policy.solver = [&calls](const Position& p) {
+            ++calls;
+            return minimax_solver(p);
+        };
+        TargetStats stats;
+        auto samples = game_samples(game, 24, policy, stats);
+        REQUIRE(samples);
+        auto replay = data::replay_game(game);
+        REQUIRE(replay);
+        for (std::size_t i = 0; i < samples->size(); ++i) {
+            const Position& p = replay->before_move[i];
+            if (p.empty_count() <= 10) CHECK((*samples)[i].target == minimax(p));
+        }
+        CAPTURE(seed);
+        CHECK(stats.exact >= 9);
+        CHECK(calls * 2 <= static_cast<int>(stats.exact) + 1);  // at most every other position solved
+    }
 }

@@ -8,6 +8,8 @@
 #include <memory>
 #include <string>
 
+#include <sys/wait.h>
+
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "tests/support/random_positions.hpp"
 
@@ -113,5 +115,50 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     const Run refused = run("embed --in " + out + " --out " + (dir / "w2.cpp").string());
     CHECK(refused.status != 0);
     CHECK(refused.output.find("checksum") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end, read back by train") {
+    if (!std::filesystem::exists(std::string(REVERSI_BINARY_DIR) + "/tools/reversi-train")) {
+        MESSAGE("skipped: reversi-train is not built");
+        return;
+    }
+    const auto dir = std::filesystem::temp_directory_path() / "reversi-train-selfplay-test";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "games");
+    const std::string openings = (dir / "xot.txt").string();
+    std::ofstream(openings) << "f5d6c4d3c2b3b4b5\n# a comment\nf5f6d3c5d6c7b5e3\n";
+    const std::string games = (dir / "games" / "WTH_SELF.wtb").string();
+    const std::string common = "selfplay --openings " + openings + " --games 6 --depth 2 --exact-from 12 --seed 3";
+    const Run one = run(common + " --out " + games);
+    REQUIRE_MESSAGE(one.status == 0, one.output);
+    CHECK(one.output.find("6 games written") != std::string::npos);
+    // The same games with two threads (each game has its own random stream and tables).
+    const std::string games2 = (dir / "two-threads.wtb").string();
+    REQUIRE(run(common + " --threads 2 --out " + games2).status == 0);
+    const auto read_all = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    CHECK(read_all(games) == read_all(games2));
+    CHECK(read_all(games).size() == 16 + 6 * 68);
+    // The trainer reads them like tournament games: every position from 12 empties on has an exact target.
+    const Run train = run("train --wthor " + (dir / "games").string() + " --exact-empties 12 --iterations 2 --out " +
+                          (dir / "w.weights").string());
+    REQUIRE_MESSAGE(train.status == 0, train.output);
+    CHECK(train.output.find("from 6 games") != std::string::npos);
+    // Clear errors.
+    const Run no_out = run("selfplay --games 1");
+    CHECK(WEXITSTATUS(no_out.status) == 2);
+    CHECK(no_out.output.find("--out FILE.wtb") != std::string::npos);
+    const Run bad_openings = run("selfplay --openings /nonexistent.txt --out " + games);
+    CHECK(WEXITSTATUS(bad_openings.status) == 1);
+    CHECK(bad_openings.output.find("cannot open") != std::string::npos);
+    std::ofstream(openings) << "f5z9\n";
+    const Run illegal = run("selfplay --openings " + openings + " --out " + games);
+    CHECK(WEXITSTATUS(illegal.status) == 1);
+    CHECK(illegal.output.find("line 1") != std::string::npos);
+    const Run extra = run("train --selfplay /nonexistent.wtb --out " + (dir / "w.weights").string());
+    CHECK(WEXITSTATUS(extra.status) == 1);
     std::filesystem::remove_all(dir);
 }

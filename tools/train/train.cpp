@@ -3,10 +3,11 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include <spdlog/spdlog.h>
 
-#include "engine/eval/pattern/training/small_solver.hpp"
+#include "engine/endgame/solver.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
 #include "tools/train/commands.hpp"
 
@@ -31,14 +32,15 @@ Expected<std::vector<std::string>> wthor_files(const std::string& dir) {
 
 int run_train(const cli::ParsedArgs& args) {
     using namespace reversi::eval;
-    const auto exact = args.get_int("exact-empties", 12, 0, 16);
+    const auto exact = args.get_int("exact-empties", 12, 0, 24);
+    const auto threads = args.get_int("threads", 1, 1, 256);
     const auto iterations = args.get_int("iterations", 60, 1, 10000);
     const auto permille = args.get_int("test-permille", 100, 0, 900);
     const auto seed = args.get_int("seed", 1, 0, 1LL << 62);
     const auto max_games = args.get_int("max-games", 0, 0, 1LL << 40);
     const auto min_count = args.get_int("min-count", 3, 1, 1000000);
     const auto overlap = args.get_int("overlap", 0, 0, 30);
-    for (const auto* v : {&exact, &iterations, &permille, &seed, &max_games, &min_count, &overlap}) {
+    for (const auto* v : {&exact, &threads, &iterations, &permille, &seed, &max_games, &min_count, &overlap}) {
         if (!*v) {
             std::fprintf(stderr, "reversi-train: %s\n", v->error().message.c_str());
             return 2;
@@ -65,6 +67,18 @@ int run_train(const cli::ParsedArgs& args) {
         return 1;
     }
 
+    // Extra game files (self-play), after the tournament files.
+    for (std::string rest = args.get("selfplay", ""); !rest.empty();) {
+        const auto comma = rest.find(',');
+        const std::string f = rest.substr(0, comma);
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+        if (f.empty()) continue;
+        if (!std::filesystem::is_regular_file(f)) {
+            std::fprintf(stderr, "reversi-train: --selfplay: %s is not a file\n", f.c_str());
+            return 1;
+        }
+        files->push_back(f);
+    }
     BuildConfig build;
     build.wthor_files = *files;
     build.cache_dir = args.get("cache", "");
@@ -72,9 +86,23 @@ int run_train(const cli::ParsedArgs& args) {
     build.max_games = static_cast<std::uint64_t>(*max_games);
     const int limit = static_cast<int>(*exact);
     build.policy.exact_empties = limit;
-    build.policy.solver = [limit](const Position& pos) -> std::optional<int> {
-        if (pos.empty_count() > limit) return std::nullopt;
-        return solve_small(pos).score;
+    build.threads = static_cast<int>(*threads);
+    // Exact targets from the engine's own endgame solver, one per build thread. Its table is kept
+    // between the positions of a line (a cache of exact bounds: the scores stay exact), and its move
+    // ordering uses the embedded evaluation, whatever is being trained.
+    auto ordering = eval::PatternEvaluator::embedded_default();
+    std::shared_ptr<const eval::PatternEvaluator> shared_ordering;
+    if (ordering) shared_ordering = std::make_shared<const eval::PatternEvaluator>(std::move(*ordering));
+    build.solver_factory = [limit, shared_ordering]() -> ExactSolver {
+        auto solver = std::make_shared<endgame::EndgameSolver>(limit > 16 ? 64 : 16);
+        solver->set_pattern(shared_ordering);
+        return [solver, limit](const Position& pos) -> std::optional<ExactScore> {
+            if (pos.empty_count() > limit) return std::nullopt;
+            const std::atomic<bool> stop{false};
+            auto r = solver->solve(pos, endgame::SolveOptions{}, stop);
+            if (!r || !r->completed || r->bound != endgame::ScoreBound::Exact) return std::nullopt;
+            return ExactScore{r->score, r->best_move};
+        };
     };
     build.policy.blend = args.get("targets", "blend") != "final";
     if (args.has("targets") && args.get("targets", "") != "final" && args.get("targets", "") != "blend") {
@@ -88,9 +116,10 @@ int run_train(const cli::ParsedArgs& args) {
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     BuildReport report;
     auto samples = build_training_set(build, report, [&](const std::string& file, std::size_t i, std::size_t n, const TargetStats& s) {
-        spdlog::info("samples {}/{} {}: {} games, {} positions ({} exact, {} theoretical, {} blended, {} final result), {:.0f} s",
-                     i, n, std::filesystem::path(file).filename().string(), s.games, s.positions, s.exact, s.theoretical,
-                     s.blended, s.actual, elapsed());
+        spdlog::info("samples {}/{} {}: {} games, {} positions ({} exact from {} solves, {} theoretical, {} blended, {} final "
+                     "result), {:.0f} s",
+                     i, n, std::filesystem::path(file).filename().string(), s.games, s.positions, s.exact, s.solves,
+                     s.theoretical, s.blended, s.actual, elapsed());
     });
     if (!samples) {
         std::fprintf(stderr, "reversi-train: %s\n", samples.error().message.c_str());

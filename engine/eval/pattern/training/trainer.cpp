@@ -1,45 +1,98 @@
 #include "engine/eval/pattern/training/trainer.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
 
 namespace reversi::eval {
 
+namespace {
+
+struct FileResult {
+    std::vector<RawSample> samples;
+    TargetStats stats;
+    bool cached = false;
+};
+
+std::string cache_path(const BuildConfig& config, const std::string& path) {
+    if (config.cache_dir.empty() || config.max_games != 0) return {};
+    return (std::filesystem::path(config.cache_dir) / (std::filesystem::path(path).stem().string() + ".samples")).string();
+}
+
+// The samples of one file: from its cache when that is valid (a stale or damaged cache is rebuilt),
+// else replayed and solved, then cached.
+Expected<FileResult> build_file(const BuildConfig& config, const TargetPolicy& policy, const std::string& path,
+                                std::uint64_t& games_left) {
+    FileResult result;
+    const std::string cache = cache_path(config, path);
+    if (!cache.empty() && std::filesystem::exists(cache)) {
+        if (auto cached = load_samples(cache, config.policy_tag)) {
+            result.samples = std::move(*cached);
+            result.cached = true;
+            return result;
+        }
+    }
+    auto file = data::read_wthor_file(path);
+    if (!file) return file.error();
+    for (std::size_t g = 0; g < file->games.size() && games_left > 0; ++g, --games_left) {
+        auto game = game_samples(file->games[g], file->header.theory_depth, policy, result.stats);
+        if (!game) return make_error("WTHOR " + path + ", game " + std::to_string(g + 1) + ": " + game.error().message);
+        result.samples.insert(result.samples.end(), game->begin(), game->end());
+    }
+    if (!cache.empty()) {
+        auto saved = save_samples(cache, config.policy_tag, result.samples);
+        if (!saved) return saved.error();
+    }
+    return result;
+}
+
+}  // namespace
+
 Expected<std::vector<Sample>> build_training_set(const BuildConfig& config, BuildReport& report,
                                                  const BuildProgress& progress) {
-    std::vector<RawSample> all;
+    const std::size_t n = config.wthor_files.size();
+    std::vector<FileResult> results(n);
+    std::optional<Error> failure;
+    std::mutex mutex;  // guards failure, report.stats, done and the progress callback
+    std::size_t done = 0;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    // A game limit keeps the files in order on one thread ("the first N games").
+    const int threads = config.max_games ? 1 : std::max(1, config.threads);
     std::uint64_t games_left = config.max_games ? config.max_games : ~std::uint64_t{0};
-    for (std::size_t k = 0; k < config.wthor_files.size() && games_left > 0; ++k) {
-        const std::string& path = config.wthor_files[k];
-        std::string cache;
-        if (!config.cache_dir.empty() && config.max_games == 0) {
-            cache = (std::filesystem::path(config.cache_dir) / (std::filesystem::path(path).stem().string() + ".samples")).string();
-            if (std::filesystem::exists(cache)) {
-                auto cached = load_samples(cache, config.policy_tag);
-                if (cached) {
-                    all.insert(all.end(), cached->begin(), cached->end());
-                    ++report.cached_files;
-                    if (progress) progress(path, k + 1, config.wthor_files.size(), report.stats);
-                    continue;
-                }
-                // A stale or damaged cache is rebuilt.
+    const auto work = [&] {
+        TargetPolicy policy = config.policy;
+        if (config.solver_factory) policy.solver = config.solver_factory();
+        std::uint64_t unlimited = ~std::uint64_t{0};
+        // Only the single-threaded (limited) build touches the shared game count.
+        std::uint64_t& left = config.max_games ? games_left : unlimited;
+        for (std::size_t k; !failed && left > 0 && (k = next++) < n;) {
+            auto r = build_file(config, policy, config.wthor_files[k], left);
+            const std::lock_guard lock(mutex);
+            if (!r) {
+                if (!failure) failure = r.error();
+                failed = true;
+                return;
             }
+            results[k] = std::move(*r);
+            report.stats.add(results[k].stats);
+            report.cached_files += results[k].cached ? 1 : 0;
+            ++done;
+            if (progress) progress(config.wthor_files[k], done, n, report.stats);
         }
-        auto file = data::read_wthor_file(path);
-        if (!file) return file.error();
-        std::vector<RawSample> samples;
-        TargetStats stats;
-        for (std::size_t g = 0; g < file->games.size() && games_left > 0; ++g, --games_left) {
-            auto game = game_samples(file->games[g], file->header.theory_depth, config.policy, stats);
-            if (!game) return make_error("WTHOR " + path + ", game " + std::to_string(g + 1) + ": " + game.error().message);
-            samples.insert(samples.end(), game->begin(), game->end());
-        }
-        report.stats.add(stats);
-        if (!cache.empty()) {
-            auto saved = save_samples(cache, config.policy_tag, samples);
-            if (!saved) return saved.error();
-        }
-        all.insert(all.end(), samples.begin(), samples.end());
-        if (progress) progress(path, k + 1, config.wthor_files.size(), report.stats);
+    };
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    pool.clear();  // joins
+    if (failure) return *failure;
+    std::vector<RawSample> all;
+    for (auto& r : results) {
+        all.insert(all.end(), r.samples.begin(), r.samples.end());
+        r.samples = {};
     }
     report.raw_samples = all.size();
     auto unique = deduplicate(std::move(all));

@@ -3,6 +3,7 @@
 // an interrupted build resumes where it stopped) -> deduplicated set -> one fit per phase, each phase
 // saved as soon as it is fitted (an interrupted fit resumes at the first phase not yet in the file).
 #include <functional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,11 @@ struct BuildConfig {
     std::string cache_dir;           // empty: no cache
     TargetPolicy policy;
     std::uint32_t policy_tag = 0;    // identifies the policy in cache files (a different tag is rebuilt)
-    std::uint64_t max_games = 0;     // 0: all games
+    std::uint64_t max_games = 0;     // 0: all games (a limit builds the files one after another)
+    // Files are built by this many threads, each with its own solver from solver_factory (when set, it
+    // replaces policy.solver); the samples are gathered in file order, so the set does not depend on it.
+    int threads = 1;
+    std::function<ExactSolver()> solver_factory;
 };
 
 struct BuildReport {

@@ -40,11 +40,20 @@ Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int t
     std::vector<std::optional<int>> exact_black(line.size());
     std::optional<int> anchor_black;
     int anchor_empties = 0;
+    Move best_move = kNoMove;  // the solver's best move in the last solved position of the line
     for (std::size_t i = 0; i < line.size(); ++i) {
         const Position& pos = line[i];
         if (pos.empty_count() > policy.exact_empties || !policy.solver) continue;
-        if (const auto v = policy.solver(pos)) {
-            exact_black[i] = pos.side == Color::Black ? *v : -*v;
+        if (i > 0 && exact_black[i - 1] && best_move == game.moves[i - 1]) {
+            exact_black[i] = exact_black[i - 1];  // the game followed a best move: same value
+            best_move = kNoMove;
+            continue;
+        }
+        ++stats.solves;
+        const auto v = policy.solver(pos);
+        best_move = v ? v->best_move : kNoMove;
+        if (v) {
+            exact_black[i] = pos.side == Color::Black ? v->score : -v->score;
             if (!anchor_black) {
                 anchor_black = exact_black[i];
                 anchor_empties = pos.empty_count();

@@ -2,7 +2,9 @@
 // Training positions and their targets, built from WTHOR games.
 //
 // Targets (disc difference from the side to move, empties to the winner):
-//   - empties <= policy.exact_empties and a solver is plugged in: the solver's exact score;
+//   - empties <= policy.exact_empties and a solver is plugged in: the solver's exact score; when the game
+//     played the solver's best move, the next position takes the same score (from black's view) without
+//     a solve, since a best move keeps the minimax value;
 //   - otherwise empties >= the file's theory depth (24 in the shared WTHOR files): the game's
 //     theoretical score (perfect play from that depth on, so exact at that depth on the game line);
 //   - otherwise, with policy.blend: a linear blend, by empty count, of the theoretical score and the
@@ -41,8 +43,13 @@ struct Sample {
 // The least (player, opponent) pair, compared as (player, then opponent), over the 8 symmetric images.
 [[nodiscard]] std::pair<Bitboard, Bitboard> canonical_form(Bitboard player, Bitboard opponent) noexcept;
 
-// Any exact solver: the exact score of a position, or nullopt when it declines (too many empties).
-using ExactSolver = std::function<std::optional<int>(const Position&)>;
+// Any exact solver: the exact score of a position and, when it knows one, a best move (kNoMove
+// otherwise), or nullopt when it declines (too many empties).
+struct ExactScore {
+    int score = 0;
+    Move best_move = kNoMove;
+};
+using ExactSolver = std::function<std::optional<ExactScore>(const Position&)>;
 
 struct TargetPolicy {
     int exact_empties = 0;  // solve positions with at most this many empties (0: none)
@@ -55,12 +62,13 @@ struct TargetStats {
     std::uint64_t unfinished_games = 0;
     std::uint64_t positions = 0;
     std::uint64_t exact = 0;        // targets from the solver
+    std::uint64_t solves = 0;       // solver calls (exact targets after a best move need none)
     std::uint64_t theoretical = 0;  // targets from the theoretical score
     std::uint64_t blended = 0;      // targets blended from the theoretical and an exact score
     std::uint64_t actual = 0;       // targets from the final result
     void add(const TargetStats& o) {
         games += o.games, unfinished_games += o.unfinished_games, positions += o.positions;
-        exact += o.exact, theoretical += o.theoretical, blended += o.blended, actual += o.actual;
+        exact += o.exact, solves += o.solves, theoretical += o.theoretical, blended += o.blended, actual += o.actual;
     }
 };
 
