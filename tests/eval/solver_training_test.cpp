@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -277,5 +278,45 @@ TEST_CASE("targets of one game: after the solver's best move the next position t
         CAPTURE(seed);
         CHECK(stats.exact >= 9);
         CHECK(calls * 2 <= static_cast<int>(stats.exact) + 1);  // at most every other position solved
+    }
+}
+
+TEST_CASE("training set: two build threads give the same samples as one") {
+    const std::string dir = testing::shared_data_dir();
+    if (dir.empty()) {
+        MESSAGE("skipped: ../shared/data is absent");
+        return;
+    }
+    BuildConfig build;
+    build.wthor_files = {dir + "/wthor/WTH_1977.wtb", dir + "/wthor/WTH_1978.wtb", dir + "/wthor/WTH_1979.wtb",
+                         dir + "/wthor/WTH_1980.wtb"};
+    build.policy.exact_empties = 6;
+    std::atomic<int> factories{0};
+    build.solver_factory = [&factories]() -> ExactSolver {
+        ++factories;  // called on each build thread before it starts
+        return [](const Position& p) { return p.empty_count() <= 6 ? minimax_solver(p) : std::nullopt; };
+    };
+    BuildReport one_report;
+    auto one = build_training_set(build, one_report);
+    REQUIRE(one);
+    CHECK(factories == 1);
+    build.threads = 2;
+    BuildReport two_report;
+    std::vector<std::size_t> progress;
+    auto two = build_training_set(build, two_report, [&](const std::string&, std::size_t i, std::size_t n, const TargetStats&) {
+        CHECK(n == 4);
+        progress.push_back(i);
+    });
+    REQUIRE(two);
+    CHECK(progress == std::vector<std::size_t>{1, 2, 3, 4});
+    CHECK(two_report.stats.games == one_report.stats.games);
+    CHECK(two_report.stats.exact == one_report.stats.exact);
+    CHECK(two_report.stats.solves == one_report.stats.solves);
+    REQUIRE(one->size() == two->size());
+    for (std::size_t i = 0; i < one->size(); ++i) {
+        REQUIRE((*one)[i].player == (*two)[i].player);
+        REQUIRE((*one)[i].opponent == (*two)[i].opponent);
+        REQUIRE((*one)[i].target == (*two)[i].target);
+        REQUIRE((*one)[i].count == (*two)[i].count);
     }
 }

@@ -31,9 +31,9 @@ for stage in "${stages[@]}"; do
     tsan)
       echo "=== tsan: configure and build the threaded tests" >&2
       cmake --preset tsan >/dev/null
-      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server tests_endgame
-      echo "=== tsan: tests (protocol, server, the endgame solver's two-thread tests)" >&2
-      ctest --preset tsan -R '^(protocol|server):|^endgame:.*(two threads|YBWC)'
+      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server tests_endgame tests_eval
+      echo "=== tsan: tests (protocol, server, the endgame solver's two-thread tests, the trainer's build threads)" >&2
+      ctest --preset tsan -R '^(protocol|server):|^endgame:.*(two threads|YBWC)|^eval:training set: two build threads'
       ;;
     *)
       echo "=== $stage: configure and build" >&2
