@@ -157,7 +157,11 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
     std::ofstream(openings) << "f5z9\n";
     const Run illegal = run("selfplay --openings " + openings + " --out " + games);
     CHECK(WEXITSTATUS(illegal.status) == 1);
-    CHECK(illegal.output.find("line 1") != std::string::npos);
+    CHECK(illegal.output.find("xot.txt:1:") != std::string::npos);
+    std::ofstream(openings) << "*--------------------------O*------*O--------------------------- X\n";
+    const Run board = run("selfplay --openings " + openings + " --out " + games);
+    CHECK(WEXITSTATUS(board.status) == 1);
+    CHECK(board.output.find("is a board") != std::string::npos);
     const Run extra = run("train --selfplay /nonexistent.wtb --out " + (dir / "w.weights").string());
     CHECK(WEXITSTATUS(extra.status) == 1);
     std::filesystem::remove_all(dir);

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "tools/match/engine_player.hpp"
-#include "tools/match/openings.hpp"
+#include "engine/data/openings.hpp"
 
 namespace reversi::match {
 
@@ -27,7 +27,7 @@ struct MoveRecord {
 struct GameSpec {
     int index = 0;
     int opening_index = 0;
-    Opening opening;
+    data::Opening opening;
     Variant variant = Variant::Standard;
     int black = 0;  // engine number (0 = first engine)
 };

@@ -17,6 +17,7 @@
 
 using namespace reversi;
 using namespace reversi::match;
+using namespace reversi::data;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tools/match/engine_player.hpp"
-#include "tools/match/openings.hpp"
+#include "engine/data/openings.hpp"
 #include "tools/match/sprt.hpp"
 #include "tools/match/tournament.hpp"
 
@@ -18,7 +18,7 @@ namespace reversi::match {
 struct MatchConfig {
     std::vector<EngineConfig> engines;  // two or more
     TournamentKind tournament = TournamentKind::RoundRobin;
-    std::vector<Opening> openings;   // opening of pair k: openings[k % size]
+    std::vector<data::Opening> openings;   // opening of pair k: openings[k % size]
     Variant variant = Variant::Standard;
     int games = 2;                   // per pairing
     int concurrency = 1;

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -17,6 +16,7 @@
 
 #include "engine/board/notation.hpp"
 #include "engine/board/random_move.hpp"
+#include "engine/data/openings.hpp"
 #include "engine/data/wthor_writer.hpp"
 #include "engine/endgame/solver.hpp"
 #include "engine/search/searcher.hpp"
@@ -35,7 +35,7 @@ struct SelfPlaySettings {
 };
 
 // One game from an opening; deterministic for the seed (the tables are cleared first).
-Expected<data::WthorGame> play_game(const std::vector<Move>& opening, const SelfPlaySettings& s, std::uint64_t seed,
+Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlaySettings& s, std::uint64_t seed,
                                     Searcher& searcher, endgame::EndgameSolver& solver) {
     searcher.clear();
     solver.clear();
@@ -50,9 +50,8 @@ Expected<data::WthorGame> play_game(const std::vector<Move>& opening, const Self
             continue;
         }
         Move m = kNoMove;
-        if (game.moves.size() < opening.size()) {
-            m = opening[game.moves.size()];
-            if (m >= 64 || !(pos.moves() & square_bit(m))) return make_error("opening move " + move_to_string(m) + " is illegal");
+        if (game.moves.size() < opening.moves.size()) {
+            m = opening.moves[game.moves.size()];  // legal: read_openings replayed it
         } else if (after_opening++ < s.random_plies) {
             m = random_legal_move(pos, rng);
         } else if (pos.empty_count() <= s.exact_from) {
@@ -72,25 +71,6 @@ Expected<data::WthorGame> play_game(const std::vector<Move>& opening, const Self
     game.black_score = (black + 64) / 2;
     game.theoretical_black_score = game.black_score;  // perfect play from exact_from empties on
     return game;
-}
-
-Expected<std::vector<std::vector<Move>>> read_xot(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) return make_error("openings " + path + ": cannot open the file");
-    std::vector<std::vector<Move>> out;
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-        if (line.empty() || line[0] == '#' || line[0] == '%') continue;
-        auto moves = parse_transcript(line);
-        if (!moves) return make_error("openings " + path + ", line " + std::to_string(n) + ": " + moves.error().message);
-        if (auto p = play_moves(start_position(), *moves); !p) {
-            return make_error("openings " + path + ", line " + std::to_string(n) + ": " + p.error().message);
-        }
-        out.push_back(std::move(*moves));
-    }
-    if (out.empty()) return make_error("openings " + path + ": no opening");
-    return out;
 }
 
 }  // namespace
@@ -114,10 +94,16 @@ int run_selfplay(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: selfplay needs --out FILE.wtb\n");
         return 2;
     }
-    auto openings = read_xot(args.get("openings", "../shared/data/openings/xot/openingslarge.txt"));
+    auto openings = data::read_openings(args.get("openings", "../shared/data/openings/xot/openingslarge.txt"), Variant::Standard);
     if (!openings) {
         std::fprintf(stderr, "reversi-train: %s\n", openings.error().message.c_str());
         return 1;
+    }
+    for (const auto& o : *openings) {
+        if (o.start != start_position()) {  // a board string: WTHOR games start from the standard position
+            std::fprintf(stderr, "reversi-train: selfplay: opening '%s' is a board, not moves from the start\n", o.text.c_str());
+            return 1;
+        }
     }
     SelfPlaySettings s{static_cast<int>(*depth), static_cast<int>(*selectivity), static_cast<int>(*random_plies),
                        static_cast<int>(*exact_from), static_cast<std::uint64_t>(*seed)};
@@ -150,7 +136,7 @@ int run_selfplay(const cli::ParsedArgs& args) {
             auto game = play_game(opening, s, g, searcher, solver);
             const std::lock_guard lock(mutex);
             if (!game) {
-                failure = "game " + std::to_string(i + 1) + " (opening " + to_transcript(opening) + "): " + game.error().message;
+                failure = "game " + std::to_string(i + 1) + " (opening " + opening.text + "): " + game.error().message;
                 failed = true;
                 return;
             }

@@ -1,6 +1,6 @@
 #pragma once
-// Openings: a start position plus the moves played from it. Read from a file (one per line:
-// a transcript such as f5d6c3d3c4 -- the XOT lists are of this form -- or a board string
+// Openings for matches and self-play: a start position plus the moves played from it. Read from a
+// file (one per line: a transcript such as f5d6c3d3c4 -- the XOT lists are of this form -- or a board string
 // "<64 squares> <side>"; blank lines and lines starting with # or % are skipped), or generated as
 // random legal games of N plies kept when a shallow search scores the result within +-K discs.
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "engine/board/variant.hpp"
 #include "engine/core/expected.hpp"
 
-namespace reversi::match {
+namespace reversi::data {
 
 struct Opening {
     Position start;           // the game's start (variant start for transcripts, the board for board strings)
@@ -37,4 +37,4 @@ struct RandomOpeningSpec {
 // `count` distinct random openings (deterministic for a seed). Uses the engine library's Searcher.
 [[nodiscard]] Expected<std::vector<Opening>> random_openings(const RandomOpeningSpec& spec, int count, Variant variant);
 
-}  // namespace reversi::match
+}  // namespace reversi::data

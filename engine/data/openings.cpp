@@ -1,5 +1,5 @@
 // Opening files and balanced random openings.
-#include "tools/match/openings.hpp"
+#include "engine/data/openings.hpp"
 
 #include <atomic>
 #include <cctype>
@@ -10,7 +10,7 @@
 #include "engine/board/notation.hpp"
 #include "engine/search/searcher.hpp"
 
-namespace reversi::match {
+namespace reversi::data {
 
 Position Opening::position() const {
     Position pos = start;
@@ -117,4 +117,4 @@ Expected<std::vector<Opening>> random_openings(const RandomOpeningSpec& spec, in
     return out;
 }
 
-}  // namespace reversi::match
+}  // namespace reversi::data
