@@ -12,6 +12,7 @@
 #include "engine/board/variant.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
+#include "tests/support/game_records.hpp"
 #include "tests/support/random_positions.hpp"
 
 using namespace reversi;
@@ -39,6 +40,14 @@ std::optional<ExactScore> minimax_solver(const Position& pos) {
         if (v > best.score) best = ExactScore{v, static_cast<Move>(sq)};
     }
     return best;
+}
+
+// minimax_solver that counts its calls.
+ExactSolver counting_minimax_solver(int& calls) {
+    return [&calls](const Position& p) {
+        ++calls;
+        return minimax_solver(p);
+    };
 }
 
 std::string temp_path(const char* name) {
@@ -194,24 +203,12 @@ TEST_CASE("sample caches round-trip and reject damage or another policy") {
 TEST_CASE("targets of one game: exact below the limit, theoretical above the theory depth, blended between") {
     // A random game played to the end, as a WTHOR record.
     std::mt19937_64 rng(17);
-    data::WthorGame game;
-    Position pos = start_position();
-    while (!pos.is_over()) {
-        if (pos.must_pass()) pos = pos.pass();
-        const Move m = random_legal_move(pos, rng);
-        game.moves.push_back(m);
-        pos = pos.play(m);
-    }
-    const int black_final = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
-    game.black_score = (black_final + 64) / 2;
+    data::WthorGame game = testing::play_recorded_game([&rng](const Position& pos) { return random_legal_move(pos, rng); });
     game.theoretical_black_score = 40;  // black +16 from 24 empties on, by decree
     TargetPolicy policy;
     policy.exact_empties = 8;
     int calls = 0;
-    policy.solver = [&calls](const Position& p) {
-        ++calls;
-        return minimax_solver(p);
-    };
+    policy.solver = counting_minimax_solver(calls);
     TargetStats stats;
     auto samples = game_samples(game, 24, policy, stats);
     REQUIRE(samples);
@@ -248,24 +245,14 @@ TEST_CASE("targets of one game: after the solver's best move the next position t
     // other position on the solved part needs no solve, and every target is still the exact score.
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         std::mt19937_64 rng(seed);
-        data::WthorGame game;
-        Position pos = start_position();
-        while (!pos.is_over()) {
-            if (pos.must_pass()) pos = pos.pass();
-            const Move m = pos.empty_count() > 10 ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
-            game.moves.push_back(m);
-            pos = pos.play(m);
-        }
-        const int black_final = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
-        game.black_score = (black_final + 64) / 2;
+        data::WthorGame game = testing::play_recorded_game([&rng](const Position& pos) {
+            return pos.empty_count() > 10 ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
+        });
         game.theoretical_black_score = 32;
         TargetPolicy policy;
         policy.exact_empties = 10;
         int calls = 0;
-        policy.solver = [&calls](const Position& p) {
-            ++calls;
-            return minimax_solver(p);
-        };
+        policy.solver = counting_minimax_solver(calls);
         TargetStats stats;
         auto samples = game_samples(game, 24, policy, stats);
         REQUIRE(samples);

@@ -9,6 +9,7 @@
 #include "engine/board/variant.hpp"
 #include "engine/data/wthor.hpp"
 #include "engine/data/wthor_writer.hpp"
+#include "tests/support/game_records.hpp"
 
 using namespace reversi;
 using namespace reversi::data;
@@ -16,16 +17,7 @@ using namespace reversi::data;
 namespace {
 
 WthorGame random_game(std::mt19937_64& rng) {
-    WthorGame game;
-    Position pos = start_position();
-    while (!pos.is_over()) {
-        if (pos.must_pass()) pos = pos.pass();
-        const Move m = random_legal_move(pos, rng);
-        game.moves.push_back(m);
-        pos = pos.play(m);
-    }
-    const int black = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
-    game.black_score = (black + 64) / 2;
+    WthorGame game = testing::play_recorded_game([&rng](const Position& pos) { return random_legal_move(pos, rng); });
     game.theoretical_black_score = static_cast<int>(rng() % 65);
     game.tournament = static_cast<std::uint16_t>(rng());
     game.black_player = static_cast<std::uint16_t>(rng());
