@@ -37,6 +37,7 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     SearchOptions search_options;  // the defaults: negascout, TT, iterative deepening, aspiration
     search_options.threads = 1;
     search_options.selectivity = kEngineSelectivity;  // as the engine plays (the library default is 100)
+    search_options.ordering = kEngineOrdering;        // likewise (the library default is Normal)
     searcher.set_options(search_options);
     const std::atomic<bool> stop{false};
     const auto start = std::chrono::steady_clock::now();

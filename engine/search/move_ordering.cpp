@@ -16,7 +16,8 @@ void move_to_front(MoveList& list, Move m) noexcept {
 
 }  // namespace
 
-OthelloOrder::OthelloOrder(MoveOrdering mode, const std::vector<Move>& fixed) : mode_(mode) {
+OthelloOrder::OthelloOrder(MoveOrdering mode, const std::vector<Move>& fixed, const eval::PatternEvaluator* pattern)
+    : mode_(mode), pattern_(pattern) {
     for (int sq = 0; sq < 65; ++sq) priority_[sq] = 100 + sq;
     for (std::size_t i = 0; i < fixed.size(); ++i) {
         if (fixed[i] < 65) priority_[fixed[i]] = static_cast<int>(i);
@@ -30,21 +31,11 @@ void OthelloOrder::operator()(const OthelloState& s, MoveList& list, Move tt_mov
         move_to_front(list, tt_move);
         return;
     }
-    const Position& pos = s.pos;
-    const BoardGeometry g = pos.playable == ~Bitboard{0} ? kFull : board_geometry(pos.playable);
-    const Bitboard empty_corner_neighbours = neighbours(g.corners & pos.empties());
     std::array<int, MoveList::kCapacity> score{};
-    for (int i = 0; i < list.size(); ++i) {
-        const Move m = list[i];
-        if (m == kPass) continue;
-        const Bitboard bit = square_bit(m);
-        int v = 0;
-        if (bit & g.corners) v += 64;
-        if (bit & g.x_squares & empty_corner_neighbours) v -= 32;
-        if (bit & g.c_squares & empty_corner_neighbours) v -= 8;
-        if (depth >= 2) v -= 16 * popcount(pos.play(m).moves());
-        if (m == tt_move) v = 1 << 20;
-        score[i] = v;
+    if (mode_ == MoveOrdering::Evaluated && pattern_ != nullptr && depth >= kEvaluatedOrderDepth) {
+        score_evaluated(s, list, tt_move, score);
+    } else {
+        score_normal(s, list, tt_move, depth, score);
     }
     // Insertion sort by descending score (stable: ties keep ascending squares); lists are short.
     for (int i = 1; i < list.size(); ++i) {
@@ -57,6 +48,38 @@ void OthelloOrder::operator()(const OthelloState& s, MoveList& list, Move tt_mov
         }
         list[j + 1] = m;
         score[j + 1] = v;
+    }
+}
+
+void OthelloOrder::score_normal(const OthelloState& s, const MoveList& list, Move tt_move, int depth,
+                                std::array<int, MoveList::kCapacity>& score) const noexcept {
+    const Position& pos = s.pos;
+    const BoardGeometry g = pos.playable == ~Bitboard{0} ? kFull : board_geometry(pos.playable);
+    const Bitboard empty_corner_neighbours = neighbours(g.corners & pos.empties());
+    for (int i = 0; i < list.size(); ++i) {
+        const Move m = list[i];
+        if (m == kPass) continue;
+        const Bitboard bit = square_bit(m);
+        int v = 0;
+        if (bit & g.corners) v += 64;
+        if (bit & g.x_squares & empty_corner_neighbours) v -= 32;
+        if (bit & g.c_squares & empty_corner_neighbours) v -= 8;
+        if (depth >= 2) v -= 16 * popcount(pos.play(m).moves());
+        if (m == tt_move) v = 1 << 20;
+        score[i] = v;
+    }
+}
+
+void OthelloOrder::score_evaluated(const OthelloState& s, const MoveList& list, Move tt_move,
+                                   std::array<int, MoveList::kCapacity>& score) const noexcept {
+    for (int i = 0; i < list.size(); ++i) {
+        const Move m = list[i];
+        if (m == tt_move) {
+            score[i] = 1 << 20;
+            continue;
+        }
+        const Position child = s.pos.play(m);
+        score[i] = -pattern_->evaluate_units(child) - kReplyWeight * popcount(child.moves());
     }
 }
 

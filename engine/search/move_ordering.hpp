@@ -9,12 +9,19 @@
 //            evaluating them). Ties keep ascending square order.
 //   Fixed    a given priority list of squares (the mini-reversi article's order on the diamond
 //            boards); squares not in the list come after, in ascending order; the table's move first.
+//   Evaluated  the engine's ordering: the table's move first; with kEvaluatedOrderDepth or more plies
+//            left, by
+//              score = -(trained evaluation of the child, 1/32 disc)
+//                      - kReplyWeight * (replies left to the opponent)
+//            (the evaluation says which move is good, the reply count keeps the fastest-first bias);
+//            closer to the horizon, or without a trained evaluation (other boards), as Normal.
 // Killer and history heuristics are not used: the ordering above already puts a cutoff move first in
 // most nodes, and the tests and the comparison tool need the order to depend on the position only.
 #include <array>
 #include <vector>
 
 #include "engine/eval/heuristic.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/games/othello_game.hpp"
 #include "engine/search/search_types.hpp"
 
@@ -24,14 +31,25 @@ namespace reversi {
 inline constexpr std::array<Move, 20> kDiamondArticleOrder = {11, 12, 25, 30, 33, 38, 51, 52, 18, 21,
                                                               42, 45, 19, 20, 26, 29, 34, 37, 43, 44};
 
+inline constexpr int kEvaluatedOrderDepth = 3;
+inline constexpr int kReplyWeight = 24;  // 1/32 disc per opponent reply
+
 class OthelloOrder {
 public:
-    explicit OthelloOrder(MoveOrdering mode = MoveOrdering::Normal, const std::vector<Move>& fixed = {});
+    // `pattern`: the trained evaluation that MoveOrdering::Evaluated orders with (nullptr: as Normal).
+    explicit OthelloOrder(MoveOrdering mode = MoveOrdering::Normal, const std::vector<Move>& fixed = {},
+                          const eval::PatternEvaluator* pattern = nullptr);
     void operator()(const OthelloState& s, MoveList& list, Move tt_move, int depth) const noexcept;
 
 private:
+    void score_normal(const OthelloState& s, const MoveList& list, Move tt_move, int depth,
+                      std::array<int, MoveList::kCapacity>& score) const noexcept;
+    void score_evaluated(const OthelloState& s, const MoveList& list, Move tt_move,
+                         std::array<int, MoveList::kCapacity>& score) const noexcept;
+
     MoveOrdering mode_;
     std::array<int, 65> priority_{};  // Fixed: rank of each square (lower first)
+    const eval::PatternEvaluator* pattern_ = nullptr;
 };
 
 }  // namespace reversi

@@ -36,8 +36,10 @@ enum class EvalKind : std::uint8_t { Pattern, Heuristic };
 [[nodiscard]] Expected<EvalKind> parse_eval_kind(std::string_view name);
 [[nodiscard]] std::string_view eval_kind_name(EvalKind e) noexcept;
 
-// None: ascending square index; Fixed: SearchOptions::fixed_order first (then ascending), TT move first.
-enum class MoveOrdering : std::uint8_t { Normal, None, Fixed };
+// None: ascending square index; Fixed: SearchOptions::fixed_order first (then ascending), TT move first;
+// Evaluated: as Normal near the horizon, by the trained evaluation of each child further up
+// (engine/search/move_ordering.hpp gives the rule).
+enum class MoveOrdering : std::uint8_t { Normal, None, Fixed, Evaluated };
 
 struct SearchOptions {
     Algorithm algorithm = Algorithm::NegaScout;
@@ -63,6 +65,9 @@ inline constexpr int kMaxSelectivity = 100;  // off
 // The selectivity the engine plays and analyses with (the protocol's Selectivity default, the bench);
 // docs/search.md gives the measurement behind it.
 inline constexpr int kEngineSelectivity = 95;
+// The move ordering the engine plays and analyses with (the library default is Normal, which the
+// comparison tables of the textbook algorithms use).
+inline constexpr MoveOrdering kEngineOrdering = MoveOrdering::Evaluated;
 
 struct SearchLimits {
     std::optional<int> depth;                          // plies; exact solve when depth >= empties

@@ -74,6 +74,11 @@ struct Searcher::Impl {
         if (options.evaluation == EvalKind::Pattern && pattern && pos.playable == ~Bitboard{0}) return *pattern;
         return heuristic;
     }
+    // The trained evaluation that MoveOrdering::Evaluated orders with (nullptr where it does not apply).
+    [[nodiscard]] const eval::PatternEvaluator* ordering_pattern(const Position& pos) const noexcept {
+        if (options.evaluation != EvalKind::Pattern || !pattern || pos.playable != ~Bitboard{0}) return nullptr;
+        return &*pattern;
+    }
     [[nodiscard]] const eval::ProbCutModel* probcut_model() const noexcept {
         if (probcut_override) return probcut_override->empty() ? nullptr : &*probcut_override;
         if (pattern && pattern->weights().probcut && !pattern->weights().probcut->empty()) {
@@ -145,6 +150,10 @@ using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 constexpr int kInfinity = OthelloContext::kInfinity;
 constexpr int kToTheEnd = 64;         // a depth that reaches the end of every game
 constexpr int kSolvePreDepth = 8;     // last midgame iteration before a requested solve
+// Without a depth limit (timed play, analysis), the exact solve follows the midgame iteration at
+// empties - kSolveGap instead of empties - 1: a selective search that close to the end costs about as
+// much as the solve, which gives the exact score (a stopped solve leaves the previous iteration's move).
+constexpr int kSolveGap = 6;
 
 // The exact endgame solve: the one place to plug in a dedicated endgame solver. Searches `root` to the
 // end of the game with `algorithm`; with `wld` only the sign of the score is established (null window
@@ -172,7 +181,8 @@ public:
         std::vector<int> depths;
         const bool solve = limits_.solve || limits_.wld;
         const int last = solve ? empties_ : std::min(limits_.depth.value_or(kToTheEnd), empties_);
-        const int midgame_last = solve ? std::min(kSolvePreDepth, empties_ - 1) : last;
+        int midgame_last = solve ? std::min(kSolvePreDepth, empties_ - 1) : last;
+        if (!solve && !limits_.depth) midgame_last = std::min(last - 1, std::max(kSolvePreDepth, empties_ - kSolveGap));
         if (options_.iterative_deepening) {
             for (int d = first_depth; d <= midgame_last && d < last; ++d) depths.push_back(d);
         }
@@ -284,7 +294,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         return result;
     }
     const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
-    const OthelloOrder order(options.ordering, options.fixed_order);
+    const OthelloOrder order(options.ordering, options.fixed_order, impl_->ordering_pattern(pos));
     const EvaluatorCall eval{&impl_->evaluator_for(pos)};
     const ProbCut probcut = impl_->probcut_for(pos, limits);
     MoveList legal;
@@ -345,7 +355,10 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             r.best_move = o.best_move;
             r.complete = o.complete;
             r.pv = o.pv;
-            if (!o.complete && o.best_move != kNoMove) {  // a stopped solve's best move so far
+            // A stopped solve's best move so far, unless a midgame iteration completed and the solve was
+            // not asked for (timed play: the solver's root order does not know that iteration's best move).
+            const bool keep_midgame = result.depth > 0 && !limits.solve && !limits.wld;
+            if (!o.complete && o.best_move != kNoMove && !keep_midgame) {
                 ctx.root_best = o.best_move;
                 ctx.root_moves_done = 1;
             }

@@ -11,6 +11,14 @@ namespace {
 
 const char* on_off(bool b) { return b ? "true" : "false"; }
 
+const char* ordering_name(MoveOrdering m) {
+    switch (m) {
+        case MoveOrdering::Evaluated: return "evaluated";
+        case MoveOrdering::None: return "none";
+        default: return "normal";  // Fixed is not settable here (the comparison tool's)
+    }
+}
+
 Expected<bool> parse_switch(std::string_view name, std::string_view value) {
     for (const char* t : {"on", "true", "1", "yes"}) {
         if (iequals(value, t)) return true;
@@ -40,8 +48,8 @@ std::vector<std::string> option_lines(const EngineOptions& o) {
     lines.push_back(std::string("option name TT type check default ") + on_off(o.search.use_tt));
     lines.push_back(std::string("option name IterativeDeepening type check default ") +
                     on_off(o.search.iterative_deepening));
-    lines.push_back(std::string("option name Ordering type combo default ") +
-                    (o.search.ordering == MoveOrdering::Normal ? "normal" : "none") + " var normal var none");
+    lines.push_back(std::string("option name Ordering type combo default ") + ordering_name(o.search.ordering) +
+                    " var evaluated var normal var none");
     lines.push_back("option name Eval type combo default " + std::string(eval_kind_name(o.search.evaluation)) +
                     " var pattern var heuristic");
     lines.push_back("option name EvalFile type string default " + (o.eval_file.empty() ? "<empty>" : o.eval_file));
@@ -95,12 +103,14 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
     } else if (iequals(name, "EvalFile")) {
         o.eval_file = std::string(value);  // loaded (and checked) by the session
     } else if (iequals(name, "Ordering")) {
-        if (iequals(value, "normal")) {
+        if (iequals(value, "evaluated")) {
+            o.search.ordering = MoveOrdering::Evaluated;
+        } else if (iequals(value, "normal")) {
             o.search.ordering = MoveOrdering::Normal;
         } else if (iequals(value, "none")) {
             o.search.ordering = MoveOrdering::None;
         } else {
-            return make_error(what + ": " + quote(value) + " is not normal or none");
+            return make_error(what + ": " + quote(value) + " is not evaluated, normal or none");
         }
     } else {
         return make_error("setoption: unknown option " + quote(name));

@@ -11,10 +11,12 @@
 
 namespace reversi::uci {
 
-// The library defaults with the engine's own selectivity (the library's default is 100: off).
+// The library defaults with the engine's own selectivity and move ordering (the library's defaults are
+// 100, off, and Normal).
 [[nodiscard]] inline SearchOptions engine_search_options() {
     SearchOptions o;
     o.selectivity = kEngineSelectivity;
+    o.ordering = kEngineOrdering;
     return o;
 }
 

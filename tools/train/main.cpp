@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
         "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
         "          evaluations against the exact score of every listed move (position after the move);\n"
         "          with --depths, also fixed-depth searches from each position\n"
-        "  measure --movetime MS | --depth N [--selectivity P] [--eval pattern|heuristic] [--limit N] OBF...\n"
+        "  measure --movetime MS | --depth N [--selectivity P] [--eval pattern|heuristic] [--ordering O] [--limit N] OBF...\n"
         "          the engine's own search (iterative deepening, 1 thread) on each position: mean disc loss\n"
         "          of the chosen move, % best move, mean depth reached, time (instead of the table above)\n"
         "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
          {"depth", true, "measure: engine search per position, as go depth N; selfplay: search depth (default 6)"},
          {"selectivity", true, "measure: Multi-ProbCut confidence in percent, 100 = off (default 100); selfplay: default 95"},
          {"eval", true, "measure: evaluation of the engine search, pattern or heuristic (default pattern)"},
+         {"ordering", true, "measure: move ordering of the engine search, normal or evaluated (the engine's; default normal)"},
          {"limit", true, "measure: only the first N positions of each file (default all)"},
          {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
          {"positions", true, "bench: number of positions (default 200000)"},

@@ -61,13 +61,19 @@ int run_play_measure(const cli::ParsedArgs& args) {
     if (!kind) return fail("--eval: " + kind.error().message);
     settings.evaluation = *kind;
     settings.weights = args.get("weights", "");
+    const std::string ordering = args.get("ordering", "normal");
+    if (ordering == "evaluated") {
+        settings.ordering = MoveOrdering::Evaluated;
+    } else if (ordering != "normal") {
+        return fail("--ordering: expected normal or evaluated, got '" + ordering + "'");
+    }
     const auto limit = args.get_int("limit", 0, 0, 100000000);
     if (!limit) return fail(limit.error().message);
 
     std::printf("engine search (Searcher: iterative deepening, 1 thread, Hash %zu MiB cleared per position), eval %s, "
-                "selectivity %d%%, %s\n",
+                "selectivity %d%%, ordering %s, %s\n",
                 settings.hash_mib, std::string(eval_kind_name(settings.evaluation)).c_str(), settings.selectivity,
-                settings.movetime_ms ? ("movetime " + std::to_string(*settings.movetime_ms) + " ms").c_str()
+                settings.ordering == MoveOrdering::Evaluated ? "evaluated" : "normal", settings.movetime_ms ? ("movetime " + std::to_string(*settings.movetime_ms) + " ms").c_str()
                                      : ("depth " + std::to_string(*settings.depth)).c_str());
     std::printf("loss = best listed score - chosen move's score (discs); cpu%% = CPU time / wall time of the searches\n"
                 "(with --movetime, a cpu%% well below 100 means other work took the core and the depths are lower)\n");

@@ -21,6 +21,7 @@ Expected<PlayQuality> measure_play(const std::vector<ObfEntry>& entries, const P
     options.threads = 1;
     options.evaluation = settings.evaluation;
     options.selectivity = settings.selectivity;
+    options.ordering = settings.ordering;
     searcher.set_options(options);
 
     PlayQuality q;

@@ -19,6 +19,7 @@ struct PlaySettings {
     std::optional<int> depth;        // as "go depth N"
     int selectivity = 100;           // SearchOptions::selectivity (percent, 100 = no selective cut)
     EvalKind evaluation = EvalKind::Pattern;
+    MoveOrdering ordering = MoveOrdering::Normal;  // SearchOptions::ordering (the engine's: kEngineOrdering)
     std::string weights;             // pattern weights file; empty: the embedded default
     std::size_t hash_mib = 16;       // the engine's default Hash
 };

@@ -128,6 +128,7 @@ int run_selfplay(const cli::ParsedArgs& args) {
         Searcher searcher(16);
         SearchOptions options;
         options.selectivity = s.selectivity;
+        options.ordering = kEngineOrdering;  // the engine's own search
         searcher.set_options(options);
         endgame::EndgameSolver solver(32);
         for (std::size_t i; !failed && (i = next++) < n;) {
