@@ -4,7 +4,8 @@
 //
 // With a clock: available = remaining - MoveOverhead; the share for this move is available / moves_left
 // plus 3/4 of the increment, where moves_left is movestogo (when given) or an estimate from the empty
-// squares (the side to move plays about half of them). The hard limit is at most 4 shares and never more
+// squares (the side to move plays about half of them), plus 2. The soft limit counts only the squares
+// above kCheapEmpties (the time goes to the midgame); the hard limit counts them all. The hard limit is at most 4 shares and never more
 // than 3/4 of the available time, so the clock never runs out even when every move uses its hard limit.
 // With movetime: the hard limit is movetime - MoveOverhead (at least 1 ms).
 #include <chrono>
@@ -26,6 +27,10 @@ struct TimeLimits {
     std::optional<std::chrono::milliseconds> soft;
     std::optional<std::chrono::milliseconds> hard;
 };
+
+// Positions with at most this many empty squares are solved exactly in a few milliseconds: the clock is
+// shared among the moves before them (the midgame, where time buys depth).
+inline constexpr int kCheapEmpties = 12;
 
 // No clock and no movetime: no time limits.
 [[nodiscard]] TimeLimits plan_move_time(const ClockState& clock) noexcept;
