@@ -151,11 +151,15 @@ TEST_CASE("Eval and EvalFile options: switching changes the score, a bad file is
             if (starts_with(l, "evaluation: ")) shown = l;
         }
         CHECK_MESSAGE(starts_with(shown, "evaluation: " + eval + " ("), shown);
-        io.send("go depth 2");
+        // The scores of depths 1-3 together (two evaluations may agree at one depth by chance), from a
+        // cleared table (the previous search's deeper entries would change the shallow iterations).
+        io.send("ucinewgame");
+        io.send("position startpos moves f5d6c3d3c4f4f6f3e6e7");
+        io.send("go depth 3");
         std::string score;
         for (const auto& l : io.read_until("bestmove ")) {
             const auto at = l.find(" score ");
-            if (starts_with(l, "info depth 2 ") && at != std::string::npos) score = l.substr(at, l.find(' ', at + 11) - at);
+            if (starts_with(l, "info depth ") && at != std::string::npos) score += l.substr(at, l.find(' ', at + 11) - at);
         }
         return score;
     };

@@ -127,6 +127,35 @@ inline constexpr int kPhaseCount = 10;
     return e / kEmptiesPerPhase;
 }
 
+// Phase blending: each phase's table is fitted on its own bucket, so it is best at the bucket's centre
+// (6p + 2.5 empties). The evaluation mixes it with the neighbouring phase's table in proportion to the
+// distance from that centre: other_weight / kBlendDenominator = |empties - centre| / 6, at most 5/12 at a
+// bucket's edge, where both neighbours weigh nearly alike (7/12 and 5/12), so the value changes smoothly
+// across phase boundaries. No neighbour beyond the first and last phase (weight 0 there).
+inline constexpr int kBlendDenominator = 2 * kEmptiesPerPhase;
+struct PhaseBlend {
+    int phase = 0;
+    int other = 0;
+    int other_weight = 0;  // of kBlendDenominator
+};
+[[nodiscard]] constexpr PhaseBlend phase_blend(int empties) noexcept {
+    const int e = empties < 0 ? 0 : (empties > 59 ? 59 : empties);
+    PhaseBlend b;
+    b.phase = phase_of_empties(e);
+    const int twice_offset = 2 * e - (2 * kEmptiesPerPhase * b.phase + kEmptiesPerPhase - 1);  // odd, within +-5
+    b.other = b.phase + (twice_offset > 0 ? 1 : -1);
+    b.other_weight = twice_offset > 0 ? twice_offset : -twice_offset;
+    if (b.other < 0 || b.other >= kPhaseCount) {
+        b.other = b.phase;
+        b.other_weight = 0;
+    }
+    return b;
+}
+static_assert(phase_blend(0).other_weight == 0 && phase_blend(59).other_weight == 0, "no neighbour outside");
+static_assert(phase_blend(11).phase == 1 && phase_blend(11).other == 2 && phase_blend(11).other_weight == 5);
+static_assert(phase_blend(12).phase == 2 && phase_blend(12).other == 1 && phase_blend(12).other_weight == 5);
+static_assert(phase_blend(14).other_weight == 1 && phase_blend(15).other == 3, "near the centre: 1/12");
+
 // The weight indices (within a phase table) that a position activates.
 using FeatureIndices = std::array<std::uint32_t, kFeatureCount>;
 
