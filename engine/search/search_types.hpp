@@ -64,7 +64,7 @@ inline constexpr int kMaxSelectivity = 100;  // off
 
 // The selectivity the engine plays and analyses with (the protocol's Selectivity default, the bench);
 // docs/search.md gives the measurement behind it.
-inline constexpr int kEngineSelectivity = 95;
+inline constexpr int kEngineSelectivity = 73;
 // The move ordering the engine plays and analyses with (the library default is Normal, which the
 // comparison tables of the textbook algorithms use).
 inline constexpr MoveOrdering kEngineOrdering = MoveOrdering::Evaluated;
