@@ -4,6 +4,7 @@
 
 #include "protocol/cli/command_line.hpp"
 #include "protocol/cli/logging.hpp"
+#include "protocol/transport/server_flags.hpp"
 #include "protocol/transport/stdio_transport.hpp"
 #include "protocol/transport/tcp_server.hpp"
 #include "protocol/uci/uci_frontend.hpp"
@@ -13,7 +14,7 @@ using namespace reversi;
 int main(int argc, char** argv) {
     std::string commands;
     for (const char* const* l = uci::help_lines(); *l; ++l) commands += std::string(*l) + "\n";
-    const cli::ProgramSpec spec{
+    cli::ProgramSpec spec{
         "reversi-engine", "reversi-engine [options]",
         "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
         "serves the same protocol to every TCP client (loopback unless another address is given).",
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
          {"log-level", true, "trace, debug, info, warn, error or off (default info)"},
          {"log-file", true, "log to this file instead of stderr"}},
         commands};
+    transport::append_server_flags(spec.options);
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
     }
     session::SessionConfig config;
     config.hash_mib = static_cast<std::size_t>(*hash);
+    transport::apply_session_flags(args, config);
     if (!tcp) {
         transport::StdioOptions options;
         options.max_line = static_cast<std::size_t>(*max_line);
@@ -65,5 +68,9 @@ int main(int argc, char** argv) {
     options.max_sessions = static_cast<std::size_t>(*max_sessions);
     options.max_memory_mib = static_cast<std::size_t>(*max_memory);
     options.session = config;
+    if (auto applied = transport::apply_server_flags(args, options); !applied) {
+        spdlog::error("{}", applied.error().message);
+        return 2;
+    }
     return transport::run_tcp_server(options);
 }

@@ -84,7 +84,7 @@ Status UciFrontend::handle(std::string_view line) {
 void UciFrontend::cmd_uci() {
     ctx_.send("id name " + ctx_.config().engine_name + " " REVERSI_VERSION);
     ctx_.send("id author the reversi authors");
-    for (const auto& l : option_lines(ctx_.options())) ctx_.send(l);
+    for (const auto& l : option_lines(ctx_.options(), ctx_.max_threads())) ctx_.send(l);
     ctx_.send("uciok");
 }
 
