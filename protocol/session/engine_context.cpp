@@ -27,7 +27,8 @@ Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConf
     if (config.budget && !config.budget->reserve(need)) {
         return make_error("server memory budget exhausted (" + std::to_string(config.budget->available()) +
                           " MiB left of " + std::to_string(config.budget->total()) + ", a session needs " +
-                          std::to_string(need) + " = 2 x Hash " + std::to_string(config.hash_mib) + ")");
+                          std::to_string(need) + " = 2 x Hash " + std::to_string(config.hash_mib) + " + " +
+                          std::to_string(kSessionOverheadMiB) + ")");
     }
     std::unique_ptr<Searcher> searcher;
     try {

@@ -58,6 +58,10 @@ public:
         options_.session.budget = &budget_;
         options_.session.threads = &threads_;
         options_.session.files = session::FileAccess{true, options.data_dir};
+        if (!budget_.reserve(session::kServerBaseMiB)) {
+            spdlog::warn("--max-memory {} MiB is less than the server's own {} MiB: no session will fit",
+                         options.max_memory_mib, session::kServerBaseMiB);
+        }
     }
 
     Expected<bool> listen() {

@@ -383,3 +383,58 @@ TEST_CASE("hostile nboard: a move with a malformed evaluation or time gets an er
     io.send("move D6/1/2/3");
     CHECK(starts_with(io.read_line(20s).value_or(""), "status error: move 'D6/1/2/3'"));
 }
+
+namespace {
+
+// Three 20-empty positions of the hard-20 set (this test reads no shared data).
+constexpr const char* kTwentyEmpties[] = {
+    "-OOO------OOOO--XXXOOXXX-XOOOXX-XXXXOOOOOXXOOOO---OXOO---OOOO--- X",
+    "--XO------XOOO-OX-XOXOOOOXOOXXXO-OXOOXXOOOXOOXOO--XXXX-O--XX---- X",
+    "---OX--O----OXOO--XXXOOO--XXXOOX-XXXOOXX--XOXXXX--OOOXXX--XXXXXX X",
+};
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;  // shadow memory: the server's RSS says nothing about the budget
+#else
+constexpr bool kSanitized = false;
+#endif
+
+}  // namespace
+
+TEST_CASE("hostile tcp: the memory budget holds while every admitted session solves endgames") {
+    // 16 MiB for the server, 36 per session (Hash 16): 4 sessions fit in 160, the 5th and 6th are refused.
+    ServerProcess server({"--max-memory", "160", "--hash", "16"});
+    std::vector<LineChannel> admitted;
+    int refused = 0;
+    for (int i = 0; i < 6; ++i) {
+        LineChannel c = server.connect();
+        c.send("isready");
+        const auto l = c.read_line(20s);
+        REQUIRE(l);
+        if (*l == "readyok") {
+            admitted.push_back(std::move(c));
+        } else {
+            CHECK_MESSAGE(contains(*l, "server memory budget exhausted"), *l);
+            ++refused;
+        }
+    }
+    CHECK(admitted.size() == 4);
+    CHECK(refused == 2);
+    for (int round = 0; round < 3; ++round) {
+        for (std::size_t i = 0; i < admitted.size(); ++i) {
+            admitted[i].send(std::string("position board ") + kTwentyEmpties[(i + round) % 3]);
+            admitted[i].send("go solve");
+        }
+        for (auto& c : admitted) REQUIRE(!c.read_until("bestmove ", 120s).empty());
+    }
+    const long peak_mib = server.process().peak_rss_kib() / 1024;
+    MESSAGE("4 sessions x 3 solves under --max-memory 160: peak RSS " << peak_mib << " MiB");
+    if (!kSanitized) CHECK(peak_mib <= 160);
+    admitted.clear();  // the sessions end: their tables go back to the system
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (server.process().rss_kib() > 64 * 1024 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(50ms);  // polling the server's RSS, not synchronisation
+    }
+    if (!kSanitized) CHECK(server.process().rss_kib() <= 64 * 1024);
+    expect_alive(server);
+}
