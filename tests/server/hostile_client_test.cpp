@@ -265,6 +265,15 @@ TEST_CASE("hostile tcp: thread bombs: Threads is capped by --max-threads and hel
     }
 }
 
+TEST_CASE("hostile tcp: bench, which cannot be stopped, is limited to depth 12 over the network") {
+    ServerProcess server;
+    LineChannel c = server.connect();
+    c.send("bench 40");
+    CHECK(c.read_line(20s) == "info string error: bench: depth 40 is more than 12, the limit over the network");
+    c.close_all();  // without the limit the server's thread would now wait for the bench to end
+    expect_alive(server);
+}
+
 TEST_CASE("hostile tcp: a session that only sends isready is closed at the idle timeout") {
     ServerProcess server({"--idle-timeout", "1"});
     LineChannel c = server.connect();
