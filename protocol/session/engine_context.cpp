@@ -76,13 +76,19 @@ void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads) {
     ++job_serial_;
     job_started_ = std::chrono::steady_clock::now();
     auto guarded = [this, job = std::move(job), grant = grant_threads(threads)](const std::atomic<bool>& stop) mutable {
+        struct GiveBack {  // the threads go back before the next job can start, whatever happens
+            std::shared_ptr<ThreadGrant>& grant;
+            ~GiveBack() { grant.reset(); }
+        } give_back{grant};
         try {
             job(stop);
         } catch (const std::exception& e) {
             spdlog::error("job failed: {}", e.what());
             send_error(std::string("internal error in the running command: ") + e.what() + "; the session goes on");
+        } catch (...) {
+            spdlog::error("job failed: unknown exception");
+            send_error("internal error in the running command; the session goes on");
         }
-        grant.reset();  // the threads go back before the next job can start
     };
     jobs_.start(std::move(guarded), job_done_);
 }
@@ -100,7 +106,7 @@ std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
         searcher_->set_options(options);
     }
     if (grant->count() < wanted) {
-        spdlog::info("search threads: {} of the {} asked for (the server's {} are in use)", grant->count(), wanted,
+        spdlog::debug("search threads: {} of the {} asked for (the server's {} are in use)", grant->count(), wanted,
                      config_.threads->total());
     }
     return grant;
@@ -185,7 +191,7 @@ void EngineContext::apply_loaded_weights() {
     LoadedWeights done = std::move(*loaded_);
     loaded_.reset();
     if (!done.result) {
-        spdlog::info("setoption EvalFile refused: {}", done.result.error().message);
+        spdlog::debug("setoption EvalFile refused: {}", done.result.error().message);
         send_error("setoption EvalFile: " + done.result.error().message + "; the old weights stay (" +
                    searcher_->evaluation_status() + ")");
         return;
