@@ -14,6 +14,8 @@
 
 #include "engine/eval/weights/default_weights.hpp"
 #include "engine_process.hpp"
+#include "protocol/session/file_access.hpp"
+#include "protocol/session/thread_budget.hpp"
 
 using namespace reversi::testing;
 namespace fs = std::filesystem;
@@ -446,4 +448,48 @@ TEST_CASE("hostile tcp: the memory budget holds while every admitted session sol
     }
     if (!kSanitized) CHECK(server.process().rss_kib() <= 64 * 1024);
     expect_alive(server);
+}
+
+// The pieces on their own.
+
+TEST_CASE("hostile parts: the thread budget grants helpers only within its total, the job's own thread always") {
+    reversi::session::ThreadBudget budget(4);
+    {
+        reversi::session::ThreadGrant a(budget, 3);
+        CHECK(a.count() == 3);
+        reversi::session::ThreadGrant b(budget, 8);
+        CHECK(b.count() == 1);
+        reversi::session::ThreadGrant c(budget, 2);
+        CHECK(c.count() == 1);  // over the total: its own thread only
+        CHECK(budget.in_use() == 5);
+    }
+    CHECK(budget.in_use() == 0);
+    reversi::session::ThreadGrant d(budget, 64);
+    CHECK(d.count() == 4);
+}
+
+TEST_CASE("hostile parts: file access resolves inside the data directory and refuses everything else alike") {
+    using reversi::session::FileAccess;
+    using reversi::session::resolve_for_reading;
+    TempDir dir;
+    TempDir outside;
+    write_file(dir / "w", "x");
+    write_file(outside / "secret", "x");
+    fs::create_symlink(outside / "secret", dir / "out");
+    fs::create_symlink(dir / "w", dir / "in");
+    const FileAccess remote{true, dir.path().string()};
+    CHECK(resolve_for_reading(remote, "w").value() == (dir / "w").string());
+    CHECK(resolve_for_reading(remote, "in").value() == (dir / "w").string());
+    CHECK(resolve_for_reading(remote, "sub/../w").value() == (dir / "w").string());
+    CHECK(resolve_for_reading(remote, (dir / "w").string()).value() == (dir / "w").string());
+    for (const std::string& p : {std::string("out"), std::string("."), std::string(""), std::string("../x"),
+                                 (outside / "secret").string(), (outside / "nothing").string(), std::string("/")}) {
+        const auto r = resolve_for_reading(remote, p);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message == "weights " + p + ": no such file in the server's data directory");
+    }
+    CHECK_FALSE(resolve_for_reading(FileAccess{true, ""}, "w"));
+    CHECK(resolve_for_reading(FileAccess{false, ""}, "/any/path").value() == "/any/path");
+    CHECK_FALSE(reversi::session::canonical_data_dir((dir / "w").string()));
+    CHECK(reversi::session::canonical_data_dir(dir.path().string() + "/.").value() == dir.path().string());
 }
