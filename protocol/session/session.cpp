@@ -51,7 +51,6 @@ uci::Status Session::handle_line(std::string_view line) {
     const std::string command = first_word(line);
     if (command.empty()) return uci::Status::Continue;
     if (quitting_) return uci::Status::Continue;  // a quit waits in the queue: nothing after it is read
-    ctx_->collect_finished_job();                 // a file read for an option comes before what follows
     if (command == "quit") {
         if (pending_.empty()) return dispatch_guarded(line);
         // Everything asked before the quit is still carried out, in order, each waiting search stopped as
@@ -133,7 +132,7 @@ void Session::stop_running_and_waiting() {
 }
 
 uci::Status Session::resume() {
-    ctx_->collect_finished_job();
+    ctx_->collect_finished_job();  // also when nothing waits: a refused EvalFile is answered now
     while (!pending_.empty()) {
         const std::string command = first_word(pending_.front());
         if (ctx_->busy() && !is_immediate(command) && !is_stop(command)) break;
@@ -161,6 +160,7 @@ bool Session::drain_step() {
 }
 
 uci::Status Session::dispatch(std::string_view line) {
+    ctx_->collect_finished_job();  // the result of a file read for an option comes before what follows
     if (line == kStopMarker) {
         ctx_->stop_job();
         return uci::Status::Continue;

@@ -501,3 +501,27 @@ TEST_CASE("hostile parts: file access resolves inside the data directory and ref
     CHECK_FALSE(reversi::session::canonical_data_dir((dir / "w").string()));
     CHECK(reversi::session::canonical_data_dir(dir.path().string() + "/.").value() == dir.path().string());
 }
+
+TEST_CASE("hostile stdin: the EvalFile answer always comes before the replies to the commands after it") {
+    // The file is read on the job thread; a command that follows must not overtake its answer, however
+    // fast the read ends (this raced before: readyok could come first).
+    EngineProcess engine;
+    auto& io = engine.io();
+    for (int i = 0; i < 50; ++i) {
+        io.send("setoption name EvalFile value " + std::string(i % 2 ? "." : "/nonexistent/w.bin"));
+        io.send("isready");
+        const auto l = io.read_line(20s);
+        REQUIRE(l);
+        CHECK_MESSAGE(starts_with(*l, "info string error: setoption EvalFile: "), *l);
+        CHECK(io.read_line(20s) == "readyok");
+    }
+    io.send("go movetime 50");
+    io.send("setoption name EvalFile value .");
+    io.send("d");
+    const auto lines = io.read_until("moves:", 20s);
+    REQUIRE(!lines.empty());
+    const auto error = std::find_if(lines.begin(), lines.end(),
+                                    [](const auto& l) { return contains(l, "setoption EvalFile: weights .:"); });
+    const auto board = std::find_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "board: "); });
+    CHECK(error < board);
+}
