@@ -19,9 +19,9 @@ int main(int argc, char** argv) {
         "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
         "serves the same protocol to every TCP client (loopback unless another address is given).",
         {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
-         {"max-memory", true, "MiB for all TCP sessions' tables together, 2 x Hash per session (default 1024)"},
+         {"max-memory", true, "MiB for the TCP server: 16 + 2 x Hash + 4 per session (default 1024)"},
          {"max-sessions", true, "concurrent TCP sessions (default 64)"},
-         {"idle-timeout", true, "seconds without input before a TCP session is closed (default 300)"},
+         {"idle-timeout", true, "seconds without input (isready aside) before a TCP session is closed (default 300)"},
          {"max-line", true, "longest accepted command line in bytes (default 65536)"},
          {"hash", true, "hash table MiB of a new session (default 16)"},
          {"log-level", true, "trace, debug, info, warn, error or off (default info)"},
