@@ -4,6 +4,7 @@
 
 #include "protocol/cli/command_line.hpp"
 #include "protocol/cli/logging.hpp"
+#include "protocol/transport/server_flags.hpp"
 #include "protocol/transport/stdio_transport.hpp"
 #include "protocol/transport/tcp_server.hpp"
 #include "protocol/uci/uci_frontend.hpp"
@@ -13,19 +14,20 @@ using namespace reversi;
 int main(int argc, char** argv) {
     std::string commands;
     for (const char* const* l = uci::help_lines(); *l; ++l) commands += std::string(*l) + "\n";
-    const cli::ProgramSpec spec{
+    cli::ProgramSpec spec{
         "reversi-engine", "reversi-engine [options]",
         "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
         "serves the same protocol to every TCP client (loopback unless another address is given).",
         {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
-         {"max-memory", true, "MiB for all TCP sessions' tables together, 2 x Hash per session (default 1024)"},
+         {"max-memory", true, "MiB for the TCP server: 16 + 2 x Hash + 4 per session (default 1024)"},
          {"max-sessions", true, "concurrent TCP sessions (default 64)"},
-         {"idle-timeout", true, "seconds without input before a TCP session is closed (default 300)"},
+         {"idle-timeout", true, "seconds without input (isready aside) before a TCP session is closed (default 300)"},
          {"max-line", true, "longest accepted command line in bytes (default 65536)"},
          {"hash", true, "hash table MiB of a new session (default 16)"},
          {"log-level", true, "trace, debug, info, warn, error or off (default info)"},
          {"log-file", true, "log to this file instead of stderr"}},
         commands};
+    transport::append_server_flags(spec.options);
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
@@ -46,6 +48,7 @@ int main(int argc, char** argv) {
     }
     session::SessionConfig config;
     config.hash_mib = static_cast<std::size_t>(*hash);
+    transport::apply_session_flags(args, config);
     if (!tcp) {
         transport::StdioOptions options;
         options.max_line = static_cast<std::size_t>(*max_line);
@@ -65,5 +68,9 @@ int main(int argc, char** argv) {
     options.max_sessions = static_cast<std::size_t>(*max_sessions);
     options.max_memory_mib = static_cast<std::size_t>(*max_memory);
     options.session = config;
+    if (auto applied = transport::apply_server_flags(args, options); !applied) {
+        spdlog::error("{}", applied.error().message);
+        return 2;
+    }
     return transport::run_tcp_server(options);
 }

@@ -126,9 +126,13 @@ void Searcher::clear() {
 Expected<std::string> Searcher::load_weights(const std::string& path) {
     auto loaded = eval::PatternEvaluator::from_file(path);
     if (!loaded) return loaded.error();
-    impl_->pattern = std::move(*loaded);
-    impl_->evaluation_status = "pattern weights: " + path;
+    use_pattern_weights(std::move(*loaded), path);
     return impl_->evaluation_status;
+}
+
+void Searcher::use_pattern_weights(eval::PatternEvaluator pattern, const std::string& source) {
+    impl_->pattern = std::move(pattern);
+    impl_->evaluation_status = "pattern weights: " + source;
 }
 
 std::string_view Searcher::evaluation_name(const Position& pos) const noexcept {

@@ -12,6 +12,10 @@
 
 namespace reversi {
 
+namespace eval {
+class PatternEvaluator;
+}
+
 class Searcher {
 public:
     explicit Searcher(std::size_t hash_mib = 16);
@@ -31,6 +35,9 @@ public:
     // error says why. The embedded default weights are loaded at construction; when they are unusable,
     // EvalKind::Pattern falls back to the heuristic evaluation (see evaluation_status()).
     [[nodiscard]] Expected<std::string> load_weights(const std::string& path);
+    // Installs pattern weights loaded elsewhere (a session reads the file on its job thread); `source`
+    // names them in evaluation_status().
+    void use_pattern_weights(eval::PatternEvaluator pattern, const std::string& source);
     // Which evaluation a search of `pos` uses with the current options ("pattern" or "heuristic").
     [[nodiscard]] std::string_view evaluation_name(const Position& pos) const noexcept;
     // One line on the pattern weights: where they came from, or why the fallback is in use.

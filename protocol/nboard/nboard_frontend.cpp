@@ -1,6 +1,7 @@
 #include "protocol/nboard/nboard_frontend.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 
@@ -42,6 +43,21 @@ std::string seconds(std::chrono::milliseconds ms) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f", static_cast<double>(ms.count()) / 1000.0);
     return buf;
+}
+
+// "", "/eval" or "/eval/time", each a decimal number (as NBoard sends them; either may be empty).
+bool valid_move_suffix(std::string_view suffix) {
+    int fields = 0;
+    while (!suffix.empty()) {
+        if (suffix.front() != '/' || ++fields > 2) return false;
+        suffix.remove_prefix(1);
+        const std::string_view field = suffix.substr(0, suffix.find('/'));
+        double value = 0;
+        const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+        if (!field.empty() && (ec != std::errc() || end != field.data() + field.size())) return false;
+        suffix.remove_prefix(field.size());
+    }
+    return true;
 }
 
 std::string pv_text(const std::vector<Move>& pv) {
@@ -116,6 +132,9 @@ void NboardFrontend::cmd_move(std::string_view line) {
     const std::string_view square = tokens[1].substr(0, tokens[1].find('/'));
     auto m = parse_move(square);
     if (!m) return error("move " + text::quote(tokens[1]) + ": not a move (a square a1..h8 or PA)");
+    if (!valid_move_suffix(tokens[1].substr(square.size()))) {
+        return error("move " + text::quote(tokens[1]) + ": expected MOVE[/eval[/time]] with numbers, e.g. F5/-1.5/0.3");
+    }
     auto next = apply_move(ctx_.game.current, *m);
     if (!next) return error("move " + text::quote(tokens[1]) + ": " + next.error().message);
     ctx_.stop_and_wait();

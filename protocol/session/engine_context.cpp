@@ -1,5 +1,6 @@
 #include "protocol/session/engine_context.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include <spdlog/spdlog.h>
@@ -26,7 +27,8 @@ Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConf
     if (config.budget && !config.budget->reserve(need)) {
         return make_error("server memory budget exhausted (" + std::to_string(config.budget->available()) +
                           " MiB left of " + std::to_string(config.budget->total()) + ", a session needs " +
-                          std::to_string(need) + " = 2 x Hash " + std::to_string(config.hash_mib) + ")");
+                          std::to_string(need) + " = 2 x Hash " + std::to_string(config.hash_mib) + " + " +
+                          std::to_string(kSessionOverheadMiB) + ")");
     }
     std::unique_ptr<Searcher> searcher;
     try {
@@ -54,61 +56,152 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
 }
 
 EngineContext::~EngineContext() {
-    stop_and_wait();
+    jobs_.stop();
+    jobs_.wait();
     if (config_.budget) config_.budget->release(session_memory_mib(options_.hash_mib));
 }
 
 void EngineContext::stop_and_wait() {
     jobs_.stop();
     jobs_.wait();
+    collect_finished_job();
 }
 
 void EngineContext::start_job(JobRunner::Job job, bool unbounded) {
+    launch(std::move(job), unbounded, options_.search.threads);
+}
+
+void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads) {
     stop_and_wait();
     job_unbounded_ = unbounded;
-    jobs_.start(std::move(job), job_done_);
+    ++job_serial_;
+    job_started_ = std::chrono::steady_clock::now();
+    auto guarded = [this, job = std::move(job), grant = grant_threads(threads)](const std::atomic<bool>& stop) mutable {
+        struct GiveBack {  // the threads go back before the next job can start, whatever happens
+            std::shared_ptr<ThreadGrant>& grant;
+            ~GiveBack() { grant.reset(); }
+        } give_back{grant};
+        try {
+            job(stop);
+        } catch (const std::exception& e) {
+            spdlog::error("job failed: {}", e.what());
+            send_error(std::string("internal error in the running command: ") + e.what() + "; the session goes on");
+        } catch (...) {
+            spdlog::error("job failed: unknown exception");
+            send_error("internal error in the running command; the session goes on");
+        }
+    };
+    jobs_.start(std::move(guarded), job_done_);
+}
+
+int EngineContext::max_threads() const noexcept {
+    return config_.threads ? std::min(config_.threads->total(), uci::kMaxThreads) : uci::kMaxThreads;
+}
+
+std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
+    if (!config_.threads) return nullptr;
+    auto grant = std::make_shared<ThreadGrant>(*config_.threads, wanted);
+    SearchOptions options = searcher_->options();
+    if (options.threads != grant->count()) {
+        options.threads = grant->count();
+        searcher_->set_options(options);
+    }
+    if (grant->count() < wanted) {
+        spdlog::debug("search threads: {} of the {} asked for (the server's {} are in use)", grant->count(), wanted,
+                     config_.threads->total());
+    }
+    return grant;
+}
+
+Expected<bool> EngineContext::set_hash(std::size_t hash_mib) {
+    if (hash_mib == options_.hash_mib) return true;
+    // Budget accounting in 2 x Hash (the search and the endgame tables).
+    const std::size_t old_mib = session_memory_mib(options_.hash_mib);
+    const std::size_t new_mib = session_memory_mib(hash_mib);
+    if (config_.budget && new_mib > old_mib && !config_.budget->reserve(new_mib - old_mib)) {
+        return make_error("setoption Hash: " + std::to_string(hash_mib) + " MiB refused: it needs " +
+                          std::to_string(new_mib - old_mib) + " MiB more (2 x Hash) and the server's memory "
+                          "budget has " + std::to_string(config_.budget->available()) + " MiB left");
+    }
+    bool resized = false;
+    try {
+        resized = searcher_->set_hash_size(hash_mib);
+    } catch (const std::bad_alloc&) {
+        resized = false;
+    }
+    if (!resized) {
+        if (config_.budget && new_mib > old_mib) config_.budget->release(new_mib - old_mib);
+        return make_error("setoption Hash: could not allocate " + std::to_string(hash_mib) +
+                          " MiB; the old table is kept");
+    }
+    if (config_.budget && new_mib < old_mib) config_.budget->release(old_mib - new_mib);
+    return true;
 }
 
 Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
     stop_and_wait();
-    if (next.hash_mib != options_.hash_mib) {
-        // Budget accounting in 2 x Hash (the search and the endgame tables).
-        const std::size_t old_mib = session_memory_mib(options_.hash_mib);
-        const std::size_t new_mib = session_memory_mib(next.hash_mib);
-        if (config_.budget && new_mib > old_mib && !config_.budget->reserve(new_mib - old_mib)) {
-            return make_error("setoption Hash: " + std::to_string(next.hash_mib) + " MiB refused: it needs " +
-                              std::to_string(new_mib - old_mib) + " MiB more (2 x Hash) and the server's memory "
-                              "budget has " + std::to_string(config_.budget->available()) + " MiB left");
-        }
-        bool resized = false;
-        try {
-            resized = searcher_->set_hash_size(next.hash_mib);
-        } catch (const std::bad_alloc&) {
-            resized = false;
-        }
-        if (!resized) {
-            if (config_.budget && new_mib > old_mib) config_.budget->release(new_mib - old_mib);
-            return make_error("setoption Hash: could not allocate " + std::to_string(next.hash_mib) +
-                              " MiB; the old table is kept");
-        }
-        if (config_.budget && new_mib < old_mib) config_.budget->release(old_mib - new_mib);
+    if (next.search.threads > max_threads()) {
+        return make_error("setoption Threads: " + std::to_string(next.search.threads) +
+                          " is more than the server's limit of " + std::to_string(max_threads()) + " search threads");
     }
-    if (next.eval_file != options_.eval_file) {
-        auto loaded = searcher_->load_weights(next.eval_file);
-        if (!loaded) {
-            return make_error("setoption EvalFile: " + loaded.error().message + "; the old weights stay (" +
-                              searcher_->evaluation_status() + ")");
-        }
-        spdlog::info("evaluation: {}", searcher_->evaluation_status());
-        log_selective_status(*searcher_, next.search.selectivity);
-    }
+    auto hash = set_hash(next.hash_mib);
+    if (!hash) return hash;
     // Scores stored under another evaluation would leak into the next search: start from a clear table.
-    const bool evaluation_changed =
-        next.search.evaluation != options_.search.evaluation || next.eval_file != options_.eval_file;
+    const bool evaluation_changed = next.search.evaluation != options_.search.evaluation;
     searcher_->set_options(next.search);
     if (evaluation_changed) searcher_->clear();
+    const std::string file = next.eval_file;
+    const std::string current_file = options_.eval_file;
     options_ = next;
+    options_.eval_file = current_file;  // changes when the new file has been read
+    if (file != current_file) return start_weights_load(file);
     return true;
+}
+
+Expected<bool> EngineContext::start_weights_load(const std::string& file) {
+    if (!may_name_files(config_.files)) {
+        return make_error("setoption EvalFile: files cannot be named over the network (the server was started "
+                          "without --data-dir); the old weights stay");
+    }
+    const FileAccess access = config_.files;
+    launch([this, file, access](const std::atomic<bool>&) {
+        auto load = [&]() -> Expected<eval::PatternEvaluator> {
+            auto path = resolve_for_reading(access, file);
+            if (!path) return path.error();
+            auto set = eval::load_weights_file(*path, file);
+            if (!set) return set.error();
+            if (set->trained_mask != eval::kAllPhasesMask) {
+                return make_error("weights " + file + ": not every phase is trained (an interrupted training run?)");
+            }
+            return eval::PatternEvaluator(std::make_shared<const eval::WeightSet>(std::move(*set)));
+        };
+        loaded_.emplace(LoadedWeights{file, load()});
+    }, false, 1);
+    loading_ = true;
+    return true;
+}
+
+void EngineContext::collect_finished_job() {
+    if (busy()) return;
+    jobs_.wait();
+    loading_ = false;
+    if (loaded_) apply_loaded_weights();
+}
+
+void EngineContext::apply_loaded_weights() {
+    LoadedWeights done = std::move(*loaded_);
+    loaded_.reset();
+    if (!done.result) {
+        spdlog::debug("setoption EvalFile refused: {}", done.result.error().message);
+        send_error("setoption EvalFile: " + done.result.error().message + "; the old weights stay (" +
+                   searcher_->evaluation_status() + ")");
+        return;
+    }
+    searcher_->use_pattern_weights(std::move(*done.result), done.file);
+    searcher_->clear();
+    options_.eval_file = done.file;
+    spdlog::info("evaluation: {}", searcher_->evaluation_status());
+    log_selective_status(*searcher_, options_.search.selectivity);
 }
 
 }  // namespace reversi::session

@@ -6,17 +6,23 @@
 // Threads: the front end calls everything here from the session's reader; a job (search, perft...) runs
 // on the JobRunner's thread and only uses the Searcher, its own copies of the position and limits, and
 // send(). The front ends touch the Searcher only after wait_idle(), which joins the job.
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/board/position.hpp"
 #include "engine/core/expected.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/search/searcher.hpp"
+#include "protocol/session/file_access.hpp"
 #include "protocol/session/job_runner.hpp"
 #include "protocol/session/memory_budget.hpp"
+#include "protocol/session/thread_budget.hpp"
 #include "protocol/uci/engine_options.hpp"
 
 namespace reversi::session {
@@ -30,6 +36,9 @@ using JobDoneNotifier = std::function<void()>;
 struct SessionConfig {
     std::size_t hash_mib = 16;           // Hash at the start of a session
     MemoryBudget* budget = nullptr;      // server-wide budget; nullptr: no limit (stdio)
+    ThreadBudget* threads = nullptr;     // server-wide search threads; nullptr: no limit (stdio)
+    FileAccess files;                    // which files options may name (file_access.hpp)
+    bool test_hooks = false;             // --test-hooks: the test-only commands (session.cpp)
     std::string engine_name = "reversi";
 };
 
@@ -56,15 +65,27 @@ public:
     [[nodiscard]] bool busy() const noexcept { return jobs_.running(); }
     void stop_job() noexcept { jobs_.stop(); }
     // Starts a job after stop_and_wait(). `unbounded`: the job only ends when stopped (go infinite).
+    // With a server thread budget the search's Threads are granted from it for the job's duration. An
+    // exception escaping the job is logged and answered with an error line.
     void start_job(JobRunner::Job job, bool unbounded = false);
     // The running job only ends when stopped (reader thread only).
     [[nodiscard]] bool job_unbounded() const noexcept { return busy() && job_unbounded_; }
+    // A running job that reads a file for an option: nothing is answered before its result.
+    [[nodiscard]] bool job_exclusive() const noexcept { return busy() && loading_; }
+    // Counts the jobs started, and when the last one started (reader thread only).
+    [[nodiscard]] std::uint64_t job_serial() const noexcept { return job_serial_; }
+    [[nodiscard]] std::chrono::steady_clock::time_point job_started() const noexcept { return job_started_; }
+    // Applies the result of a finished job that loaded a file (reader thread; nothing when a job runs).
+    void collect_finished_job();
+    // Search threads a session may ask for (the server's budget, or the protocol's maximum).
+    [[nodiscard]] int max_threads() const noexcept;
 
     // Only between jobs (after stop_and_wait()).
     [[nodiscard]] Searcher& searcher() noexcept { return *searcher_; }
     [[nodiscard]] const uci::EngineOptions& options() const noexcept { return options_; }
     // Applies new options (after stop_and_wait()): reserves or releases hash memory and resizes the table;
-    // on failure nothing changes.
+    // on failure nothing changes. A new EvalFile is read and checked on the job thread (never on the
+    // reader's); its result (the new weights, or an error line) is applied by collect_finished_job().
     [[nodiscard]] Expected<bool> set_options(const uci::EngineOptions& next);
 
     [[nodiscard]] const SessionConfig& config() const noexcept { return config_; }
@@ -74,11 +95,26 @@ public:
 private:
     EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
                   std::unique_ptr<Searcher> searcher);
+    [[nodiscard]] Expected<bool> set_hash(std::size_t hash_mib);
+    [[nodiscard]] Expected<bool> start_weights_load(const std::string& file);
+    void apply_loaded_weights();
+    void launch(JobRunner::Job job, bool unbounded, int threads);
+    [[nodiscard]] std::shared_ptr<ThreadGrant> grant_threads(int wanted);
+
+    // What a weights-loading job leaves for the reader thread.
+    struct LoadedWeights {
+        std::string file;  // as the client named it
+        Expected<eval::PatternEvaluator> result;
+    };
 
     SessionConfig config_;
     LineSink sink_;
     JobDoneNotifier job_done_;
     bool job_unbounded_ = false;
+    bool loading_ = false;  // the running job loads weights (reader thread)
+    std::uint64_t job_serial_ = 0;
+    std::chrono::steady_clock::time_point job_started_{};
+    std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
     uci::EngineOptions options_;
     std::unique_ptr<Searcher> searcher_;
     JobRunner jobs_;  // declared last: destroyed (stopped and joined) first

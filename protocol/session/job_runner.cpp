@@ -13,15 +13,22 @@ void JobRunner::start(Job job, std::function<void()> on_done) {
     wait();
     stop_.store(false, std::memory_order_relaxed);
     running_.store(true, std::memory_order_release);
-    thread_ = std::thread([this, job = std::move(job), on_done = std::move(on_done)] {
-        try {
-            job(stop_);
-        } catch (const std::exception& e) {  // e.g. std::bad_alloc: report, keep serving
-            spdlog::error("job failed: {}", e.what());
-        }
+    try {
+        thread_ = std::thread([this, job = std::move(job), on_done = std::move(on_done)] {
+            try {
+                job(stop_);
+            } catch (const std::exception& e) {  // e.g. std::bad_alloc: report, keep serving
+                spdlog::error("job failed: {}", e.what());
+            } catch (...) {
+                spdlog::error("job failed: unknown exception");
+            }
+            running_.store(false, std::memory_order_release);
+            if (on_done) on_done();
+        });
+    } catch (...) {  // no thread (std::system_error when the system has none left): not running
         running_.store(false, std::memory_order_release);
-        if (on_done) on_done();
-    });
+        throw;
+    }
 }
 
 void JobRunner::wait() {

@@ -19,6 +19,7 @@ public:
 
     // Starts `job` after joining any finished previous one. Precondition: !running(). `on_done` (may be
     // empty) is called on the worker thread after the job has returned and running() has become false.
+    // Throws std::system_error when no thread can be started (then nothing runs).
     void start(Job job, std::function<void()> on_done = {});
     // Asks the running job to stop (no effect when idle).
     void stop() noexcept { stop_.store(true, std::memory_order_relaxed); }

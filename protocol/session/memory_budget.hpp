@@ -2,16 +2,25 @@
 // The server-wide memory budget for the sessions' transposition tables (--max-memory): sessions reserve
 // their memory before allocating and release it when they shrink or end. Thread-safe.
 //
-// A session counts 2 x Hash: the Searcher's transposition table (Hash MiB) plus the endgame solver's table
-// of the same size, which the Searcher allocates on its first exact solve.
+// A session counts 2 x Hash + kSessionOverheadMiB: the Searcher's transposition table (Hash MiB), the
+// endgame solver's table of the same size (allocated on the first exact solve) and the rest of its state.
+// The server reserves kServerBaseMiB for itself first. Measured in docs/security.md ("Memory").
 #include <cstddef>
 #include <mutex>
 
 namespace reversi::session {
 
-// MiB a session with this Hash size may use (both tables).
-[[nodiscard]] constexpr std::size_t session_memory_mib(std::size_t hash_mib) noexcept { return 2 * hash_mib; }
-static_assert(session_memory_mib(16) == 32);
+// What a session holds beyond its two tables while it solves endgames: search and solver state, its job
+// thread's stack and allocator arena (measured 3.4-3.9 MiB per session).
+inline constexpr std::size_t kSessionOverheadMiB = 4;
+// The server without sessions: code, the embedded weights decoded once, Asio (measured 4-9 MiB resident).
+inline constexpr std::size_t kServerBaseMiB = 16;
+
+// MiB a session with this Hash size may use (both tables and the rest of its state).
+[[nodiscard]] constexpr std::size_t session_memory_mib(std::size_t hash_mib) noexcept {
+    return 2 * hash_mib + kSessionOverheadMiB;
+}
+static_assert(session_memory_mib(16) == 36);
 
 class MemoryBudget {
 public:

@@ -1,7 +1,10 @@
 #include "protocol/session/session.hpp"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
+#include "protocol/session/test_hooks.hpp"
 #include "protocol/text/tokens.hpp"
 
 namespace reversi::session {
@@ -28,7 +31,7 @@ Expected<std::unique_ptr<Session>> Session::create(const SessionConfig& config, 
 Session::Session(std::unique_ptr<EngineContext> ctx) : ctx_(std::move(ctx)), uci_(*ctx_) {}
 
 bool Session::is_immediate(std::string_view command) const {
-    if (nboard_) return false;
+    if (nboard_ || ctx_->job_exclusive()) return false;
     for (const char* c : {"isready", "position", "d", "uci", "help", "debug", "ponderhit"}) {
         if (command == c) return true;
     }
@@ -49,25 +52,66 @@ uci::Status Session::handle_line(std::string_view line) {
     if (command.empty()) return uci::Status::Continue;
     if (quitting_) return uci::Status::Continue;  // a quit waits in the queue: nothing after it is read
     if (command == "quit") {
-        if (pending_.empty()) return dispatch(line);
+        if (pending_.empty()) return dispatch_guarded(line);
         // Everything asked before the quit is still carried out, in order, each waiting search stopped as
         // soon as it starts (so it still sends its one bestmove); the quit itself comes last.
         stop_running_and_waiting();
         pending_.emplace_back(line);
+        pending_bytes_ += line.size();
         quitting_ = true;
         return uci::Status::Continue;
     }
     const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !is_stop(command));
-    if (!wait) return dispatch(line);
+    if (!wait) return dispatch_guarded(line);
     if (is_stop(command)) {
         stop_running_and_waiting();
         if (!nboard_) return uci::Status::Continue;  // NBoard: the ping itself waits for its pong
     }
-    if (pending_.size() >= kMaxPending) {
-        ctx_->send_error("more than " + std::to_string(kMaxPending) + " commands wait for the search; ignored");
-        return uci::Status::Continue;
+    enqueue(line, command);
+    return uci::Status::Continue;
+}
+
+void Session::enqueue(std::string_view line, const std::string& command) {
+    if (pending_.size() >= kMaxPending || pending_bytes_ + line.size() > kMaxPendingBytes) {
+        std::string text = "more than " + std::to_string(kMaxPending) + " commands (or " +
+                           std::to_string(kMaxPendingBytes >> 20) + " MiB) wait for the search; " +
+                           text::quote(command.substr(0, 32)) + " ignored";
+        if (starts_job(command)) text += ": no search started";
+        send_error(text);
+        return;
     }
     pending_.emplace_back(line);
+    pending_bytes_ += line.size();
+}
+
+void Session::send_error(const std::string& message) const {
+    ctx_->send((nboard_ ? "status error: " : "info string error: ") + message);
+}
+
+bool Session::counts_as_activity(std::string_view line) const {
+    const std::string command = first_word(line);
+    return !command.empty() && command != "isready" && !(nboard_ && command == "ping");
+}
+
+uci::Status Session::dispatch_guarded(std::string_view line) noexcept {
+    const char* what = "unknown exception";
+    std::string detail;
+    try {
+        return dispatch(line);
+    } catch (const std::exception& e) {
+        try {
+            detail = e.what();
+        } catch (...) {
+        }
+    } catch (...) {
+    }
+    try {
+        if (!detail.empty()) what = detail.c_str();
+        const std::string command = first_word(line).substr(0, 32);
+        spdlog::error("internal error in command '{}': {}", command, what);
+        send_error("internal error in " + text::quote(command) + ": " + what + "; the session goes on");
+    } catch (...) {  // out of memory even for the report: the log above may be all there is
+    }
     return uci::Status::Continue;
 }
 
@@ -79,19 +123,25 @@ void Session::stop_running_and_waiting() {
     for (auto& waiting : pending_) {
         const bool job = starts_job(first_word(waiting));
         rewritten.push_back(std::move(waiting));
-        if (job) rewritten.emplace_back(kStopMarker);
+        if (job) {
+            rewritten.emplace_back(kStopMarker);
+            pending_bytes_ += kStopMarker.size();
+        }
     }
     pending_ = std::move(rewritten);
 }
 
 uci::Status Session::resume() {
+    ctx_->collect_finished_job();  // also when nothing waits: a refused EvalFile is answered now
     while (!pending_.empty()) {
         const std::string command = first_word(pending_.front());
         if (ctx_->busy() && !is_immediate(command) && !is_stop(command)) break;
         const std::string line = std::move(pending_.front());
         pending_.pop_front();
-        if (dispatch(line) == uci::Status::Quit) {
+        pending_bytes_ -= std::min(pending_bytes_, line.size());
+        if (dispatch_guarded(line) == uci::Status::Quit) {
             pending_.clear();
+            pending_bytes_ = 0;
             return uci::Status::Quit;
         }
     }
@@ -100,6 +150,7 @@ uci::Status Session::resume() {
 
 void Session::shutdown() {
     pending_.clear();
+    pending_bytes_ = 0;
     ctx_->stop_and_wait();
 }
 
@@ -109,10 +160,12 @@ bool Session::drain_step() {
 }
 
 uci::Status Session::dispatch(std::string_view line) {
+    ctx_->collect_finished_job();  // the result of a file read for an option comes before what follows
     if (line == kStopMarker) {
         ctx_->stop_job();
         return uci::Status::Continue;
     }
+    if (ctx_->config().test_hooks && run_test_hook(*ctx_, line)) return uci::Status::Continue;
     if (nboard_) return nboard_->handle(line);
     if (first_command_) {
         first_command_ = false;

@@ -11,7 +11,13 @@
 // waits in the queue ahead of it (each is stopped as soon as it starts, so it still sends its bestmove).
 // `quit` stops the running job; the commands that wait before it are still carried out in order, each
 // waiting search stopped as soon as it starts (it still sends its one bestmove), then the session ends.
-// Lines after a queued quit are ignored.
+// Lines after a queued quit are ignored. At most kMaxPending commands (kMaxPendingBytes bytes) wait; a
+// command beyond that is refused with an error line (a refused `go` starts no search: no bestmove).
+//
+// No exception escapes handle_line() or resume(): a command that throws is logged and answered with an
+// error line, and the session goes on.
+#include <chrono>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -42,12 +48,24 @@ public:
     void stop_job() noexcept { ctx_->stop_job(); }
     [[nodiscard]] bool busy() const noexcept { return ctx_->busy(); }
     [[nodiscard]] bool nboard_mode() const noexcept { return nboard_ != nullptr; }
+    // False for lines that only keep a connection open (blank, isready; NBoard: ping): a server does not
+    // count them as activity when it reclaims idle sessions.
+    [[nodiscard]] bool counts_as_activity(std::string_view line) const;
+    // The running job (reader thread): a serial number that changes with every job, and its start.
+    [[nodiscard]] std::uint64_t job_serial() const noexcept { return ctx_->job_serial(); }
+    [[nodiscard]] std::chrono::steady_clock::time_point job_started() const noexcept { return ctx_->job_started(); }
+    // Sends an error line in the session's protocol (UCI: info string error:, NBoard: status error:).
+    void send_error(const std::string& message) const;
 
     static constexpr std::size_t kMaxPending = 1024;
+    static constexpr std::size_t kMaxPendingBytes = std::size_t{1} << 20;
 
 private:
     explicit Session(std::unique_ptr<EngineContext> ctx);
     uci::Status dispatch(std::string_view line);
+    // dispatch() with a catch-all: a command that throws is reported, the session goes on.
+    uci::Status dispatch_guarded(std::string_view line) noexcept;
+    void enqueue(std::string_view line, const std::string& command);
     // Answered at once while a job runs (when no command waits).
     [[nodiscard]] bool is_immediate(std::string_view command) const;
     [[nodiscard]] bool is_stop(std::string_view command) const;
@@ -59,6 +77,7 @@ private:
     uci::UciFrontend uci_;
     std::unique_ptr<nboard::NboardFrontend> nboard_;
     std::deque<std::string> pending_;
+    std::size_t pending_bytes_ = 0;
     bool first_command_ = true;
     bool quitting_ = false;  // a quit waits at the end of pending_
 };

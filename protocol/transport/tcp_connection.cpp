@@ -1,5 +1,7 @@
 #include "protocol/transport/tcp_connection.hpp"
 
+#include <malloc.h>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -24,29 +26,76 @@ TcpConnection::TcpConnection(tcp::socket socket, ConnectionLimits limits, OnClos
     socket_.set_option(tcp::no_delay(true), ec);
 }
 
-TcpConnection::~TcpConnection() { spdlog::debug("connection {}: freed", peer_); }
+TcpConnection::~TcpConnection() {
+    session_.reset();  // joins the search thread, frees the tables
+    malloc_trim(0);    // and gives the freed heap back to the system
+    spdlog::debug("connection {}: freed", peer_);
+}
 
 Expected<bool> TcpConnection::start(const session::SessionConfig& config) {
     std::weak_ptr<TcpConnection> weak = shared_from_this();
     auto executor = socket_.get_executor();
     session::LineSink sink = [weak, executor](std::string line) {
         asio::post(executor, [weak, line = std::move(line)]() mutable {
-            if (auto self = weak.lock()) self->deliver(std::move(line));
+            if (auto self = weak.lock()) self->guarded("output", [&] { self->deliver(std::move(line)); });
         });
     };
     session::JobDoneNotifier job_done = [weak, executor] {
         asio::post(executor, [weak] {
-            if (auto self = weak.lock()) self->resume_session();
+            if (auto self = weak.lock()) self->guarded("resume", [&] { self->resume_session(); });
         });
     };
     auto created = session::Session::create(config, std::move(sink), std::move(job_done));
     if (!created) return created.error();
     session_ = std::move(*created);
     auto self = shared_from_this();
-    asio::co_spawn(executor, [self] { return self->read_loop(); }, asio::detached);
-    asio::co_spawn(executor, [self] { return self->write_loop(); }, asio::detached);
-    asio::co_spawn(executor, [self] { return self->watchdog(); }, asio::detached);
+    const auto on_end = [self](const char* where) {
+        return [self, where](std::exception_ptr error) {
+            if (error) self->fail(where, error);
+        };
+    };
+    asio::co_spawn(executor, [self] { return self->read_loop(); }, on_end("reader"));
+    asio::co_spawn(executor, [self] { return self->write_loop(); }, on_end("writer"));
+    asio::co_spawn(executor, [self] { return self->watchdog(); }, on_end("watchdog"));
     return true;
+}
+
+void TcpConnection::fail(const char* where, std::exception_ptr error) noexcept {
+    try {
+        std::string what = "unknown exception";
+        try {
+            std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+        spdlog::error("connection {}: internal error in the {}: {}; closing the connection", peer_, where, what);
+        deliver("info string error: internal error in the server (" + what + "); closing the connection");
+        close_after_flush();
+    } catch (...) {
+        try {
+            close_now();
+        } catch (...) {  // nothing left to try; the server goes on
+        }
+    }
+}
+
+std::chrono::steady_clock::duration TcpConnection::idle_for(std::chrono::steady_clock::time_point now) const {
+    if (closing_ || closed_ || !session_ || session_->busy()) return {};
+    return now - last_input_;
+}
+
+void TcpConnection::reclaim() {
+    const auto idle = std::chrono::duration_cast<std::chrono::seconds>(idle_for(std::chrono::steady_clock::now()));
+    spdlog::info("connection {}: idle for {} s while the server is full; closing it to make room", peer_, idle.count());
+    deliver("info string error: idle for " + std::to_string(idle.count()) +
+            " s while the server is full; closing the connection to make room");
+    close_after_flush();
+    session_.reset();  // not busy: frees the tables at once
+    if (!reported_closed_) {
+        reported_closed_ = true;
+        if (on_closed_) on_closed_(this);
+    }
 }
 
 asio::awaitable<void> TcpConnection::read_loop() {
@@ -69,9 +118,10 @@ asio::awaitable<void> TcpConnection::read_loop() {
             close_now();
             break;
         }
+        if (closing_ || closed_ || !session_) break;
         std::string_view line(buffer.data(), n - 1);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        last_input_ = std::chrono::steady_clock::now();
+        if (session_->counts_as_activity(line)) last_input_ = std::chrono::steady_clock::now();
         if (session_->handle_line(line) == uci::Status::Quit) {
             spdlog::info("connection {}: quit", peer_);
             close_after_flush();
@@ -111,7 +161,10 @@ asio::awaitable<void> TcpConnection::watchdog() {
         co_await idle_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         if (closed_ || closing_) break;
         const auto now = steady_clock::now();
-        if (session_ && session_->busy()) last_input_ = now;  // a running search is activity
+        if (session_ && session_->busy()) {
+            last_input_ = now;  // a running search is activity
+            enforce_search_time(now);
+        }
         if (now - last_input_ >= limits_.idle_timeout) {
             spdlog::info("connection {}: idle for {} s; closing", peer_, limits_.idle_timeout.count());
             deliver("info string error: idle for " + std::to_string(limits_.idle_timeout.count()) +
@@ -120,6 +173,16 @@ asio::awaitable<void> TcpConnection::watchdog() {
             break;
         }
     }
+}
+
+void TcpConnection::enforce_search_time(std::chrono::steady_clock::time_point now) {
+    const auto limit = limits_.max_search_time;
+    if (limit.count() <= 0 || session_->job_serial() == stopped_job_ || now - session_->job_started() < limit) return;
+    stopped_job_ = session_->job_serial();
+    spdlog::info("connection {}: a search ran for {} s, the server's limit; stopping it", peer_, limit.count());
+    session_->send_error("the search reached the server's limit of " + std::to_string(limit.count()) +
+                         " s (--max-search-time); stopped");
+    session_->stop_job();
 }
 
 void TcpConnection::resume_session() {

@@ -4,7 +4,9 @@
 #include <utility>  // before asio: Boost 1.74's awaitable.hpp uses std::exchange without including it
 
 #include <chrono>
+#include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,6 +23,7 @@ struct ConnectionLimits {
     std::size_t max_line;
     std::chrono::seconds idle_timeout;
     std::size_t max_pending_output;
+    std::chrono::seconds max_search_time{0};  // a job running longer is stopped; 0: no limit
 };
 
 class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
@@ -38,6 +41,12 @@ public:
     // Closes the socket at once (the search is stopped and freed when the connection goes away).
     void close_now();
     [[nodiscard]] const std::string& peer() const noexcept { return peer_; }
+    // How long the session has been idle: no input that counts as activity (Session::counts_as_activity)
+    // and no running job; zero while a job runs or once the connection is closing.
+    [[nodiscard]] std::chrono::steady_clock::duration idle_for(std::chrono::steady_clock::time_point now) const;
+    // Closes an idle session to make room for a new client: the client is told why, the session and its
+    // tables are freed at once, and the server no longer counts the connection.
+    void reclaim();
     // The socket of a connection whose start() failed, to tell the client why.
     [[nodiscard]] asio::ip::tcp::socket release_socket() { return std::move(socket_); }
 
@@ -48,6 +57,18 @@ private:
     void deliver(std::string line);
     void resume_session();
     void close_after_flush();
+    void enforce_search_time(std::chrono::steady_clock::time_point now);
+    // Last resort for an exception that escaped a coroutine or a posted handler: log, tell the client,
+    // close this connection; the server goes on.
+    void fail(const char* where, std::exception_ptr error) noexcept;
+    template <class F>
+    void guarded(const char* where, F&& f) noexcept {
+        try {
+            f();
+        } catch (...) {
+            fail(where, std::current_exception());
+        }
+    }
 
     asio::ip::tcp::socket socket_;
     ConnectionLimits limits_;
@@ -56,7 +77,8 @@ private:
     asio::steady_timer idle_timer_;
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
-    std::chrono::steady_clock::time_point last_input_;
+    std::chrono::steady_clock::time_point last_input_;  // last input that counts as activity
+    std::uint64_t stopped_job_ = 0;                      // the job stopped for running too long
     std::string peer_;
     bool closing_ = false;  // no more input; close once the queue is sent
     bool closed_ = false;

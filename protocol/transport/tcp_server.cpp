@@ -2,7 +2,10 @@
 
 #include <utility>  // before asio (see tcp_connection.hpp)
 
+#include <malloc.h>
+
 #include <cstdio>
+#include <thread>
 #include <unordered_map>
 
 #include <boost/asio/co_spawn.hpp>
@@ -13,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "protocol/session/memory_budget.hpp"
+#include "protocol/session/thread_budget.hpp"
 #include "protocol/text/tokens.hpp"
 #include "protocol/transport/tcp_connection.hpp"
 
@@ -41,12 +45,23 @@ Expected<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string
 
 namespace {
 
+// Large blocks (hash tables) always come from mmap and go back to the system when freed: without a fixed
+// threshold glibc raises it after the first free (up to 32 MiB), and later tables stay in the heap after
+// their session has ended. (TcpConnection's destructor trims what is left.)
+void configure_allocator() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
+
 class Server {
 public:
     Server(asio::io_context& io, const TcpOptions& options)
         : io_(io), options_(options), acceptor_(io), signals_(io, SIGINT, SIGTERM), budget_(options.max_memory_mib),
-          shutdown_timer_(io) {
+          threads_(options.max_threads > 0 ? options.max_threads : hardware_threads()), shutdown_timer_(io) {
         options_.session.budget = &budget_;
+        options_.session.threads = &threads_;
+        options_.session.files = session::FileAccess{true, options.data_dir};
+        if (!budget_.reserve(session::kServerBaseMiB)) {
+            spdlog::warn("--max-memory {} MiB is less than the server's own {} MiB: no session will fit",
+                         options.max_memory_mib, session::kServerBaseMiB);
+        }
     }
 
     Expected<bool> listen() {
@@ -60,22 +75,48 @@ public:
         if (ec) return make_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) + ": " +
                                   ec.message());
         const auto local = acceptor_.local_endpoint();
-        spdlog::info("listening on {}:{} (max {} sessions, {} MiB for hash tables, idle timeout {} s)",
+        spdlog::info("listening on {}:{} (max {} sessions, {} MiB for hash tables, {} search threads, idle timeout "
+                     "{} s, search time limit {} s, data directory {})",
                      local.address().to_string(), local.port(), options_.max_sessions, options_.max_memory_mib,
-                     options_.idle_timeout.count());
+                     threads_.total(), options_.idle_timeout.count(), options_.max_search_time.count(),
+                     options_.data_dir.empty() ? "none: clients cannot name files" : options_.data_dir);
         std::printf("listening %s:%u\n", local.address().to_string().c_str(), static_cast<unsigned>(local.port()));
         std::fflush(stdout);
         return true;
     }
 
     void start() {
-        asio::co_spawn(io_, accept_loop(), asio::detached);
+        spawn_accept_loop();
         signals_.async_wait([this](const error_code& ec, int signo) {
-            if (!ec) shutdown(signo);
+            try {
+                if (!ec) shutdown(signo);
+            } catch (const std::exception& e) {
+                spdlog::error("shutdown failed: {}", e.what());
+            }
         });
     }
 
 private:
+    static int hardware_threads() {
+        const unsigned n = std::thread::hardware_concurrency();
+        return n == 0 ? 1 : static_cast<int>(n);
+    }
+
+    // The accept loop; restarted after an exception (logged) unless the server is shutting down.
+    void spawn_accept_loop() {
+        asio::co_spawn(io_, accept_loop(), [this](std::exception_ptr error) {
+            if (!error) return;
+            try {
+                std::rethrow_exception(error);
+            } catch (const std::exception& e) {
+                spdlog::error("accept loop failed: {}; restarting it", e.what());
+            } catch (...) {
+                spdlog::error("accept loop failed; restarting it");
+            }
+            if (!shutting_down_) spawn_accept_loop();
+        });
+    }
+
     asio::awaitable<void> accept_loop() {
         while (!shutting_down_) {
             error_code ec;
@@ -85,24 +126,52 @@ private:
                 spdlog::warn("accept failed: {}", ec.message());
                 continue;
             }
-            if (connections_.size() >= options_.max_sessions) {
-                spdlog::warn("refusing a client: {} sessions already open", connections_.size());
-                refuse(std::move(socket), "info string error: server is full (" + std::to_string(options_.max_sessions) +
-                                              " sessions); try again later");
-                continue;
+            try {
+                open_session(std::move(socket));
+            } catch (const std::exception& e) {  // e.g. std::bad_alloc: this client is lost, the server goes on
+                spdlog::error("cannot open a session: {}", e.what());
             }
-            const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output};
-            auto connection = std::make_shared<TcpConnection>(std::move(socket), limits,
-                                                              [this](TcpConnection* c) { connections_.erase(c); });
-            auto started = connection->start(options_.session);
-            if (!started) {
-                spdlog::warn("refusing client {}: {}", connection->peer(), started.error().message);
-                refuse(connection->release_socket(), "info string error: " + started.error().message);
-                continue;
-            }
-            connections_.emplace(connection.get(), connection);
-            spdlog::info("connection {}: session opened ({} open)", connection->peer(), connections_.size());
         }
+    }
+
+    void open_session(tcp::socket socket) {
+        if (connections_.size() >= options_.max_sessions && !reclaim_idle_session()) {
+            spdlog::warn("refusing a client: {} sessions already open", connections_.size());
+            refuse(std::move(socket), "info string error: server is full (" + std::to_string(options_.max_sessions) +
+                                          " sessions); try again later");
+            return;
+        }
+        const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output,
+                                      options_.max_search_time};
+        auto connection = std::make_shared<TcpConnection>(std::move(socket), limits,
+                                                          [this](TcpConnection* c) { connections_.erase(c); });
+        auto started = connection->start(options_.session);
+        if (!started) {
+            spdlog::warn("refusing client {}: {}", connection->peer(), started.error().message);
+            refuse(connection->release_socket(), "info string error: " + started.error().message);
+            return;
+        }
+        connections_.emplace(connection.get(), connection);
+        spdlog::info("connection {}: session opened ({} open)", connection->peer(), connections_.size());
+    }
+
+    // The session idle the longest, if it has been idle for --reclaim-idle, is closed for a new client.
+    bool reclaim_idle_session() {
+        const auto now = std::chrono::steady_clock::now();
+        std::shared_ptr<TcpConnection> oldest;
+        std::chrono::steady_clock::duration longest{};
+        for (auto& [ptr, weak] : connections_) {
+            auto c = weak.lock();
+            if (!c) continue;
+            const auto idle = c->idle_for(now);
+            if (idle >= options_.reclaim_idle && idle > longest) {
+                longest = idle;
+                oldest = std::move(c);
+            }
+        }
+        if (!oldest) return false;
+        oldest->reclaim();
+        return connections_.size() < options_.max_sessions;
     }
 
     void refuse(tcp::socket socket, std::string message) {
@@ -153,6 +222,7 @@ private:
     tcp::acceptor acceptor_;
     asio::signal_set signals_;
     session::MemoryBudget budget_;
+    session::ThreadBudget threads_;
     asio::steady_timer shutdown_timer_;
     std::unique_ptr<asio::steady_timer> drain_timer_;
     std::unordered_map<TcpConnection*, std::weak_ptr<TcpConnection>> connections_;
@@ -162,6 +232,7 @@ private:
 }  // namespace
 
 int run_tcp_server(const TcpOptions& options) {
+    configure_allocator();
     asio::io_context io(1);
     auto server = std::make_unique<Server>(io, options);
     auto listening = server->listen();
@@ -170,7 +241,17 @@ int run_tcp_server(const TcpOptions& options) {
         return 1;
     }
     server->start();
-    io.run();
+    // Handlers catch their own exceptions; this is the last line of defence: log and keep serving.
+    for (;;) {
+        try {
+            io.run();
+            break;
+        } catch (const std::exception& e) {
+            spdlog::error("an exception escaped a handler: {}; the server goes on", e.what());
+        } catch (...) {
+            spdlog::error("an unknown exception escaped a handler; the server goes on");
+        }
+    }
     spdlog::info("server stopped");
     return 0;
 }

@@ -6,7 +6,7 @@
 // idle timeout (no input and no running job), concurrent sessions (a new client is told the server is full),
 // a memory budget for the sessions' hash tables, a cap on unsent output (a client that does not read is
 // dropped). A disconnect stops and frees the session's search. SIGINT/SIGTERM: searches are stopped, their
-// bestmoves sent, the sessions closed, and run_tcp_server returns 0.
+// bestmoves sent, the sessions closed, and run_tcp_server returns 0. docs/security.md lists every limit.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -25,7 +25,11 @@ struct TcpOptions {
     std::size_t max_sessions = 64;
     std::size_t max_memory_mib = 1024;     // budget for all sessions' hash tables
     std::size_t max_pending_output = 8 << 20;
-    session::SessionConfig session;        // its budget pointer is set by the server
+    int max_threads = 0;                   // search threads of all sessions together; 0: the machine's cores
+    std::chrono::seconds max_search_time{3600};  // a longer job (go infinite...) is stopped; 0: no limit
+    std::chrono::seconds reclaim_idle{30};  // when full, a session idle this long makes room for a new client
+    session::SessionConfig session;        // its budget pointers and file access are set by the server
+    std::string data_dir;                  // canonical --data-dir (files clients may name); empty: none
 };
 
 // "HOST:PORT", "[v6addr]:PORT" or ":PORT"/"PORT" (loopback).

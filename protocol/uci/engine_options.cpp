@@ -31,12 +31,12 @@ Expected<bool> parse_switch(std::string_view name, std::string_view value) {
 
 }  // namespace
 
-std::vector<std::string> option_lines(const EngineOptions& o) {
+std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
     std::vector<std::string> lines;
     lines.push_back("option name Hash type spin default " + std::to_string(o.hash_mib) + " min 1 max " +
                     std::to_string(kMaxHashMib));
     lines.push_back("option name Threads type spin default " + std::to_string(o.search.threads) + " min 1 max " +
-                    std::to_string(kMaxThreads));
+                    std::to_string(max_threads));
     std::string algo = "option name Algorithm type combo default " + std::string(algorithm_name(o.search.algorithm));
     for (const char* a : {"minimax", "alphabeta", "alphabeta-hard", "negascout", "pvs", "scout", "mtdf", "sss", "dual",
                           "cstar"}) {

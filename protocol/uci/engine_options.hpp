@@ -33,8 +33,9 @@ inline constexpr int kMaxThreads = 256;
 inline constexpr int kMaxMultiPv = 64;
 inline constexpr int kMaxMoveOverheadMs = 5000;
 
-// One "option name ... type ..." line per option, with the current values as defaults.
-[[nodiscard]] std::vector<std::string> option_lines(const EngineOptions& options);
+// One "option name ... type ..." line per option, with the current values as defaults. `max_threads` is
+// the session's Threads maximum (a server's --max-threads is lower than kMaxThreads).
+[[nodiscard]] std::vector<std::string> option_lines(const EngineOptions& options, int max_threads = kMaxThreads);
 
 // Applies `name` = `value` to a copy of `options` and returns it; an unknown name or an out-of-range
 // value is an error and nothing changes. (Hash is only range-checked here; the session reserves memory.)

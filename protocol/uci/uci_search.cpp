@@ -28,6 +28,12 @@ std::string game_over_text(const Position& pos) {
     return s;
 }
 
+// A search without depth, nodes, time, solve or wld would run to the end of the game: it only ends when
+// stopped, like go infinite (at the end of stdin it is stopped).
+bool ends_by_itself(const SearchLimits& l) {
+    return l.depth || l.nodes || l.hard_time || l.soft_time || l.solve || l.wld;
+}
+
 }  // namespace
 
 void start_search(session::EngineContext& ctx, const GoCommand& go) {
@@ -85,7 +91,14 @@ void start_search(session::EngineContext& ctx, const GoCommand& go) {
                 exact_sent = true;
             }
         };
-        SearchResult result = ctx.searcher().search(pos, limits, callbacks, stop);
+        SearchResult result;
+        try {
+            result = ctx.searcher().search(pos, limits, callbacks, stop);
+        } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
+            spdlog::error("search failed: {}", e.what());
+            ctx.send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
+            result.best_move = kNoMove;
+        }
         if (!is_legal(pos, result.best_move)) {
             if (result.best_move != kNoMove) {
                 spdlog::error("search returned the illegal move {}; playing a legal one", move_to_string(result.best_move));
@@ -94,7 +107,7 @@ void start_search(session::EngineContext& ctx, const GoCommand& go) {
         }
         ctx.send(format_stats(result));
         ctx.send("bestmove " + move_to_string(result.best_move));
-    }, go.infinite);
+    }, go.infinite || !ends_by_itself(limits));
 }
 
 }  // namespace reversi::uci

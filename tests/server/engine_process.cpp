@@ -181,11 +181,14 @@ int EngineProcess::thread_count() const {
     return count;
 }
 
-long EngineProcess::rss_kib() const {
+long EngineProcess::rss_kib() const { return status_kib("VmRSS:"); }
+long EngineProcess::peak_rss_kib() const { return status_kib("VmHWM:"); }
+
+long EngineProcess::status_kib(const std::string& field) const {
     std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
     std::string key;
     while (in >> key) {
-        if (key == "VmRSS:") {
+        if (key == field) {
             long kib = 0;
             in >> kib;
             return kib;

@@ -60,8 +60,12 @@ public:
     int thread_count() const;
     // Resident memory of the child in KiB (from /proc/PID/status).
     long rss_kib() const;
+    // Peak resident memory of the child in KiB (VmHWM).
+    long peak_rss_kib() const;
 
 private:
+    long status_kib(const std::string& field) const;
+
     pid_t pid_ = -1;
     LineChannel io_;
     bool exited_ = false;

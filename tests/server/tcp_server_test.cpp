@@ -134,8 +134,9 @@ TEST_CASE("tcp a full server tells the new client and closes it") {
 }
 
 TEST_CASE("tcp memory budget limits sessions and Hash") {
-    // A session counts 2 x Hash (search table + endgame solver table): two sessions of Hash 16 take 64 of 80.
-    ServerProcess server({"--max-memory", "80", "--hash", "16"});
+    // The server keeps 16 MiB for itself; a session counts 2 x Hash + 4 (search table, endgame solver
+    // table, the rest of its state): two sessions of Hash 16 take 16 + 72 of 100, leaving 12.
+    ServerProcess server({"--max-memory", "100", "--hash", "16"});
     LineChannel a = server.connect();
     LineChannel b = server.connect();
     b.send("isready");
@@ -144,16 +145,16 @@ TEST_CASE("tcp memory budget limits sessions and Hash") {
     auto l = c.read_line();
     REQUIRE(l);
     CHECK(l->find("memory budget") != std::string::npos);
-    CHECK(l->find("needs 32") != std::string::npos);
-    a.send("setoption name Hash value 32");  // 2 x 16 = 32 more MiB: only 16 are left
+    CHECK(l->find("needs 36 = 2 x Hash 16 + 4") != std::string::npos);
+    a.send("setoption name Hash value 32");  // 2 x 16 = 32 more MiB: only 12 are left
     l = a.read_line();
     REQUIRE(l);
     CHECK(starts_with(*l, "info string error: setoption Hash: 32 MiB refused"));
-    a.send("setoption name Hash value 25");  // 2 x 9 = 18 more MiB: only 16 are left
+    a.send("setoption name Hash value 23");  // 2 x 7 = 14 more MiB: only 12 are left
     l = a.read_line();
     REQUIRE(l);
     CHECK(l->find("refused") != std::string::npos);
-    a.send("setoption name Hash value 24");  // 2 x 8 = 16 more MiB fit exactly
+    a.send("setoption name Hash value 22");  // 2 x 6 = 12 more MiB fit exactly
     a.send("isready");
     CHECK(a.read_line() == "readyok");
 }
@@ -215,7 +216,7 @@ TEST_CASE("tcp an NBoard session on the server") {
 }
 
 TEST_CASE("tcp short load: 64 clients with short searches and random stops") {
-    ServerProcess server({"--max-sessions", "64", "--hash", "1", "--max-memory", "128"});
+    ServerProcess server({"--max-sessions", "64", "--hash", "1", "--max-memory", "400"});  // 16 + 64 x (2 + 4)
     constexpr int kClients = 64;
     std::vector<std::thread> threads;
     std::atomic<int> gos{0}, answered{0}, failures{0};

@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "line_client.hpp"
+#include "protocol/session/memory_budget.hpp"
 
 namespace reversi::loadtest {
 
@@ -45,9 +46,12 @@ const char* const kPositions[] = {
 }  // namespace
 
 int run_load(const LoadConfig& config) {
-    // 4 MiB of hash per session, the budget sized for exactly --clients sessions.
+    // 4 MiB of hash per session, the budget sized for exactly --clients sessions (the server's own share and
+    // 2 x Hash + the per-session overhead each: protocol/session/memory_budget.hpp).
+    const std::size_t budget =
+        session::kServerBaseMiB + static_cast<std::size_t>(config.clients) * session::session_memory_mib(4);
     Server server(config.engine, {"--max-sessions", std::to_string(config.clients), "--hash", "4", "--max-memory",
-                                  std::to_string(4 * config.clients)});
+                                  std::to_string(budget)});
     std::atomic<long> gos{0}, answered{0}, sessions{0}, failures{0}, stops{0};
     std::atomic<bool> done{false};
     long max_rss = server.child.rss_kib();

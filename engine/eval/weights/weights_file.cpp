@@ -1,6 +1,8 @@
 #include "engine/eval/weights/weights_file.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -8,7 +10,11 @@
 #include <string_view>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <new>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace reversi::eval {
 
@@ -239,12 +245,79 @@ Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const st
     return set;
 }
 
-Expected<WeightSet> load_weights_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error("weights " + path + ": cannot open the file");
-    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return make_error("weights " + path + ": read error");
-    return decode_weights(bytes, path);
+namespace {
+
+// Closes a file descriptor on scope exit.
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) noexcept : fd_(fd) {}
+    ~FileDescriptor() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    [[nodiscard]] int get() const noexcept { return fd_; }
+
+private:
+    int fd_;
+};
+
+// Reads up to `limit` bytes from a regular file (retrying on EINTR); false on a read error.
+bool read_up_to(int fd, std::vector<std::uint8_t>& bytes, std::size_t limit) {
+    std::uint8_t chunk[65536];
+    while (bytes.size() < limit) {
+        const std::size_t want = std::min(sizeof chunk, limit - bytes.size());
+        const ssize_t n = ::read(fd, chunk, want);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return false;
+        if (n == 0) break;
+        bytes.insert(bytes.end(), chunk, chunk + n);
+    }
+    return true;
+}
+
+std::string too_large(std::size_t max_bytes) {
+    const bool mib = max_bytes % (std::size_t{1} << 20) == 0;
+    return "larger than the limit of " + std::to_string(mib ? max_bytes >> 20 : max_bytes) + (mib ? " MiB" : " bytes");
+}
+
+}  // namespace
+
+Expected<std::vector<std::uint8_t>> read_weights_bytes(const std::string& path, std::size_t max_bytes,
+                                                       const std::string& source) {
+    const std::string name = "weights " + (source.empty() ? path : source) + ": ";
+    try {
+        // O_NONBLOCK: opening a FIFO without a writer (or a device) must not wait; regular files ignore it.
+        FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+        if (fd.get() < 0) return make_error(name + "cannot open the file");
+        struct stat st {};
+        if (::fstat(fd.get(), &st) != 0) return make_error(name + "cannot open the file");
+        if (!S_ISREG(st.st_mode)) return make_error(name + "not a regular file");
+        if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+            return make_error(name + too_large(max_bytes));
+        }
+        std::vector<std::uint8_t> bytes;
+        bytes.reserve(static_cast<std::size_t>(st.st_size));
+        // One byte past the cap tells a file that grew (or whose size the system reports as 0, as /proc
+        // files do) from one that fits.
+        if (!read_up_to(fd.get(), bytes, max_bytes + 1)) return make_error(name + "read error");
+        if (bytes.size() > max_bytes) {
+            return make_error(name + too_large(max_bytes));
+        }
+        return bytes;
+    } catch (const std::bad_alloc&) {
+        return make_error(name + "out of memory");
+    }
+}
+
+Expected<WeightSet> load_weights_file(const std::string& path, const std::string& source) {
+    auto bytes = read_weights_bytes(path, kMaxWeightsFileBytes, source);
+    if (!bytes) return bytes.error();
+    try {
+        return decode_weights(*bytes, source.empty() ? path : source);
+    } catch (const std::bad_alloc&) {
+        return make_error("weights " + (source.empty() ? path : source) + ": out of memory");
+    }
 }
 
 Expected<bool> save_weights_file(const WeightSet& set, const std::string& path) {

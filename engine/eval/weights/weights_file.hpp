@@ -104,7 +104,18 @@ struct WeightSet {
 // over-long payload or Multi-ProbCut section, checksum mismatch, malformed tokens, bad cell values. `source` names the data in messages.
 [[nodiscard]] Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source);
 
-[[nodiscard]] Expected<WeightSet> load_weights_file(const std::string& path);
+// The largest weights file read (the shipped one is about 660 KB): a bigger file is refused unread.
+inline constexpr std::size_t kMaxWeightsFileBytes = std::size_t{64} << 20;
+
+// Reads a whole weights file without ever throwing or blocking on a special file: only a regular file is
+// read (a directory, FIFO, device or socket is refused after a non-blocking open), and at most
+// `max_bytes` (a file that turns out longer is refused). `source` names the file in messages (the path
+// when empty). Every failure is an error value: cannot open, not a regular file, too large, read error.
+[[nodiscard]] Expected<std::vector<std::uint8_t>> read_weights_bytes(const std::string& path,
+                                                                     std::size_t max_bytes = kMaxWeightsFileBytes,
+                                                                     const std::string& source = {});
+// read_weights_bytes() then decode_weights(); never throws.
+[[nodiscard]] Expected<WeightSet> load_weights_file(const std::string& path, const std::string& source = {});
 // Writes to path + ".tmp" and renames, so an interrupted save never leaves a half-written file.
 [[nodiscard]] Expected<bool> save_weights_file(const WeightSet& set, const std::string& path);
 

@@ -1,0 +1,39 @@
+#include "protocol/transport/server_flags.hpp"
+
+#include "protocol/session/file_access.hpp"
+
+namespace reversi::transport {
+
+void append_server_flags(std::vector<cli::OptionSpec>& options) {
+    options.push_back({"data-dir", true, "DIR: the only files TCP clients may name (EvalFile); default: none"});
+    options.push_back({"max-threads", true, "search threads of all TCP sessions together (default: the cores)"});
+    options.push_back({"max-search-time", true, "seconds after which a TCP session's search is stopped (default "
+                                                "3600, 0 = no limit)"});
+    options.push_back({"reclaim-idle", true, "seconds idle after which a TCP session makes room for a new client "
+                                             "when the server is full (default 30)"});
+    options.push_back({"test-hooks", false, "tests only: enables the commands test-throw and test-throw-job"});
+}
+
+void apply_session_flags(const cli::ParsedArgs& args, session::SessionConfig& config) {
+    config.test_hooks = args.has("test-hooks");
+}
+
+Expected<bool> apply_server_flags(const cli::ParsedArgs& args, TcpOptions& options) {
+    auto threads = args.get_int("max-threads", 0, 1, 4096);
+    if (!threads) return threads.error();
+    auto search_time = args.get_int("max-search-time", options.max_search_time.count(), 0, 86400 * 365);
+    if (!search_time) return search_time.error();
+    auto reclaim = args.get_int("reclaim-idle", options.reclaim_idle.count(), 1, 86400 * 365);
+    if (!reclaim) return reclaim.error();
+    options.max_threads = static_cast<int>(*threads);
+    options.max_search_time = std::chrono::seconds(*search_time);
+    options.reclaim_idle = std::chrono::seconds(*reclaim);
+    if (args.has("data-dir")) {
+        auto dir = session::canonical_data_dir(args.get("data-dir", ""));
+        if (!dir) return dir.error();
+        options.data_dir = *dir;
+    }
+    return true;
+}
+
+}  // namespace reversi::transport

@@ -1,0 +1,527 @@
+// A hostile client against the real reversi-engine, over stdin and over TCP (issue #21, docs/security.md):
+// file options naming directories, devices, FIFOs, /proc files and paths outside the data directory;
+// injected exceptions; thread bombs; idle and isready-only sessions holding the slots; endless searches;
+// the command queue; a bare go at the end of input. Every wait is for a reply, with a generous timeout.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "engine/eval/weights/default_weights.hpp"
+#include "engine_process.hpp"
+#include "protocol/session/file_access.hpp"
+#include "protocol/session/thread_budget.hpp"
+
+using namespace reversi::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define REVERSI_TEST_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(REVERSI_TEST_SANITIZED)
+constexpr bool kSanitized = true;  // shadow memory: the server's RSS says nothing about the budget
+#else
+constexpr bool kSanitized = false;
+#endif
+
+bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+bool contains(const std::string& s, const std::string& p) { return s.find(p) != std::string::npos; }
+
+// A fresh directory under the system's temporary directory, removed at the end of the test.
+class TempDir {
+public:
+    TempDir() {
+        std::string pattern = (fs::temp_directory_path() / "reversi-hostile-XXXXXX").string();
+        REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+        path_ = fs::canonical(pattern);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    [[nodiscard]] fs::path operator/(const std::string& name) const { return path_ / name; }
+    [[nodiscard]] const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+void write_file(const fs::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// A valid weights file: the weights embedded in the engine.
+void write_weights(const fs::path& path) {
+    const auto bytes = reversi::eval::default_weights_bytes();
+    write_file(path, std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+// Sends `setoption name EvalFile value <value>` then isready; returns the lines before readyok.
+std::vector<std::string> set_eval_file(LineChannel& c, const std::string& value) {
+    c.send("setoption name EvalFile value " + value);
+    c.send("isready");
+    auto lines = c.read_until("readyok", 20s);
+    REQUIRE_MESSAGE(!lines.empty(), "no readyok after EvalFile " << value);
+    lines.pop_back();
+    return lines;
+}
+
+// The single error line of a refused EvalFile.
+std::string refusal(LineChannel& c, const std::string& value) {
+    const auto lines = set_eval_file(c, value);
+    REQUIRE_MESSAGE(lines.size() == 1, "EvalFile " << value << ": " << lines.size() << " lines");
+    CHECK_MESSAGE(starts_with(lines[0], "info string error: setoption EvalFile: "), lines[0]);
+    CHECK_MESSAGE(contains(lines[0], "the old weights stay"), lines[0]);
+    return lines[0];
+}
+
+std::string evaluation_line(LineChannel& c) {
+    c.send("d");
+    for (const auto& l : c.read_until("moves:")) {
+        if (starts_with(l, "evaluation: ")) return l;
+    }
+    return "";
+}
+
+void expect_alive(const ServerProcess& server) {
+    LineChannel probe = server.connect();
+    probe.send("isready");
+    CHECK(probe.read_line(20s) == "readyok");
+}
+
+}  // namespace
+
+TEST_CASE("hostile stdin: EvalFile naming a directory, /proc/self/mem, /dev/zero, a FIFO or /dev/stdin is refused") {
+    TempDir dir;
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    EngineProcess engine;
+    auto& io = engine.io();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {".", "not a regular file"},          {dir.path().string(), "not a regular file"},
+        {"/dev/zero", "not a regular file"},  {(dir / "fifo").string(), "not a regular file"},
+        {"/dev/stdin", "not a regular file"}, {"/proc/self/mem", "read error"},
+        {"/nonexistent/w.bin", "cannot open the file"}};
+    for (const auto& [path, reason] : cases) {
+        const std::string line = refusal(io, path);
+        CHECK_MESSAGE(contains(line, "weights " + path + ": " + reason), line);
+    }
+    // The same queued behind a search: the setoption runs when the search ends.
+    io.send("go movetime 200");
+    const auto lines = set_eval_file(io, ".");
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "bestmove "); }) == 1);
+    CHECK(contains(lines.back(), "setoption EvalFile: weights .: not a regular file"));
+    if (!kSanitized) CHECK(engine.rss_kib() < 256 * 1024);  // /dev/zero was never read
+    CHECK(contains(evaluation_line(io), "embedded default"));
+    io.send("quit");
+    CHECK(engine.wait_exit(20s) == 0);
+}
+
+TEST_CASE("hostile stdin: oversized, truncated and valid weights files") {
+    TempDir dir;
+    write_weights(dir / "good.weights");
+    write_file(dir / "short.weights", "RVP");
+    {
+        std::ofstream big(dir / "big.weights", std::ios::binary);
+    }
+    fs::resize_file(dir / "big.weights", (std::uintmax_t{64} << 20) + 1);  // sparse: one byte over the cap
+    EngineProcess engine;
+    auto& io = engine.io();
+    CHECK(contains(refusal(io, (dir / "big.weights").string()), "larger than the limit of 64 MiB"));
+    CHECK(contains(refusal(io, (dir / "short.weights").string()), "truncated: 3 bytes"));
+    const std::string good = (dir / "good.weights").string();
+    CHECK(set_eval_file(io, good).empty());
+    CHECK_MESSAGE(contains(evaluation_line(io), "pattern weights: " + good), evaluation_line(io));
+}
+
+TEST_CASE("hostile tcp: without --data-dir no file can be named, and the server does not look at it") {
+    TempDir dir;
+    write_weights(dir / "good.weights");
+    ServerProcess server;
+    LineChannel c = server.connect();
+    for (const std::string& path : {(dir / "good.weights").string(), std::string("/etc/passwd"), std::string("."),
+                                    std::string("/dev/zero")}) {
+        const std::string line = refusal(c, path);
+        CHECK_MESSAGE(contains(line, "files cannot be named over the network"), line);
+    }
+    CHECK(contains(evaluation_line(c), "embedded default"));
+}
+
+TEST_CASE("hostile tcp: with --data-dir only files inside load, and outside paths all get the same answer") {
+    TempDir dir;
+    TempDir outside;
+    write_weights(dir / "good.weights");
+    write_file(dir / "short.weights", "RVP");
+    write_file(outside / "secret", "RVP");
+    fs::create_directory(dir / "sub");
+    fs::create_symlink(outside / "secret", dir / "link-out");
+    REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
+    ServerProcess server({"--data-dir", dir.path().string()});
+    LineChannel c = server.connect();
+    // Outside the directory: one message, whether the file exists (secret, /etc/passwd) or not.
+    const std::string secret = (outside / "secret").string();
+    for (const std::string& path : {secret, (outside / "missing").string(), std::string("/etc/passwd"),
+                                    std::string("/etc/no-such-file"), std::string("../" + outside.path().filename().string() + "/secret"),
+                                    std::string("link-out"), std::string("."), std::string("/proc/self/mem")}) {
+        const std::string line = refusal(c, path);
+        CHECK_MESSAGE(line == "info string error: setoption EvalFile: weights " + path +
+                                  ": no such file in the server's data directory; the old weights stay (pattern "
+                                  "weights: embedded default)",
+                      line);
+    }
+    // Inside: the reasons are given (the directory is meant for clients); the server's path is not shown.
+    CHECK(contains(refusal(c, "sub"), "weights sub: not a regular file"));
+    CHECK(contains(refusal(c, "fifo"), "weights fifo: not a regular file"));
+    CHECK(contains(refusal(c, "short.weights"), "weights short.weights: truncated"));
+    CHECK(!contains(refusal(c, "missing.weights"), dir.path().string()));
+    CHECK(set_eval_file(c, "good.weights").empty());
+    CHECK(contains(evaluation_line(c), "pattern weights: good.weights"));
+    CHECK(set_eval_file(c, (dir / "good.weights").string()).empty());  // an absolute path inside is fine too
+    expect_alive(server);
+}
+
+TEST_CASE("hostile tcp: the issue's crash lines and injected exceptions leave the server serving") {
+    TempDir dir;
+    fs::create_directory(dir / "sub");
+    ServerProcess server({"--data-dir", dir.path().string(), "--test-hooks"});
+    LineChannel bystander = server.connect();
+    bystander.send("go infinite");
+    LineChannel c = server.connect();
+    c.send("go movetime 200");
+    c.send("setoption name EvalFile value sub");  // queued behind the search: runs in a posted handler
+    c.send("test-throw");                         // likewise, and it throws there
+    c.send("isready");
+    auto lines = c.read_until("readyok", 20s);
+    REQUIRE(!lines.empty());
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "bestmove "); }) == 1);
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) {
+              return contains(l, "setoption EvalFile: weights sub: not a regular file");
+          }) == 1);
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) {
+              return l == "info string error: internal error in 'test-throw': test-throw: an injected failure; the "
+                          "session goes on";
+          }) == 1);
+    c.send("test-throw");  // not queued: thrown on the reader coroutine
+    CHECK(starts_with(c.read_line(20s).value_or(""), "info string error: internal error in 'test-throw'"));
+    c.send("test-throw-job");  // thrown on the job thread
+    CHECK(contains(c.read_line(20s).value_or(""), "internal error in the running command: test-throw-job"));
+    c.send("go depth 3");
+    CHECK(!c.read_until("bestmove ", 20s).empty());
+    bystander.send("stop");
+    CHECK(!bystander.read_until("bestmove ", 20s).empty());
+    expect_alive(server);
+}
+
+TEST_CASE("hostile stdin: an injected exception is answered and the session goes on") {
+    EngineProcess engine({"--test-hooks"});
+    auto& io = engine.io();
+    io.send("go movetime 100");
+    io.send("test-throw");
+    io.send("go depth 2");
+    auto lines = io.read_until("bestmove ", 20s);
+    REQUIRE(!lines.empty());
+    const auto second = io.read_until("bestmove ", 20s);
+    REQUIRE(!second.empty());
+    lines.insert(lines.end(), second.begin(), second.end());
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) {
+              return starts_with(l, "info string error: internal error in 'test-throw'");
+          }) == 1);
+    io.send("quit");
+    CHECK(engine.wait_exit(20s) == 0);
+}
+
+TEST_CASE("hostile: the test commands are unknown without --test-hooks") {
+    EngineProcess engine;
+    engine.io().send("test-throw");
+    CHECK(engine.io().read_line(20s) == "info string error: unknown command 'test-throw' (try help)");
+}
+
+TEST_CASE("hostile tcp: thread bombs: Threads is capped by --max-threads and helpers come from one budget") {
+    ServerProcess server({"--max-threads", "2"});
+    {
+        LineChannel warm = server.connect();  // threads a runtime starts once are counted as idle
+        warm.send("go depth 1");
+        REQUIRE(!warm.read_until("bestmove ", 20s).empty());
+    }
+    LineChannel probe = server.connect();
+    probe.send("uci");
+    const auto uci = probe.read_until("uciok", 20s);
+    CHECK(std::count(uci.begin(), uci.end(), "option name Threads type spin default 1 min 1 max 2") == 1);
+    probe.send("setoption name Threads value 3");
+    CHECK(probe.read_line(20s) ==
+          "info string error: setoption Threads: 3 is more than the server's limit of 2 search threads");
+    const int idle_threads = server.process().thread_count();
+    std::vector<LineChannel> bombs;
+    for (int i = 0; i < 4; ++i) {
+        bombs.push_back(server.connect());
+        bombs.back().send("setoption name Threads value 2");
+        bombs.back().send("go infinite");
+        REQUIRE(!bombs.back().read_until("info depth ", 20s).empty());  // searching, helpers started
+    }
+    // Four searches, each with its own thread, and one helper from the budget of 2 (without the budget: 4).
+    const int threads = server.process().thread_count();
+    CHECK_MESSAGE(threads <= idle_threads + 4 + 1, threads << " threads, " << idle_threads << " when idle");
+    probe.send("isready");
+    CHECK(probe.read_line(20s) == "readyok");
+    for (auto& b : bombs) {
+        b.send("stop");
+        CHECK(!b.read_until("bestmove ", 20s).empty());
+    }
+}
+
+TEST_CASE("hostile tcp: bench, which cannot be stopped, is limited to depth 12 over the network") {
+    ServerProcess server;
+    LineChannel c = server.connect();
+    c.send("bench 40");
+    CHECK(c.read_line(20s) == "info string error: bench: depth 40 is more than 12, the limit over the network");
+    c.close_all();  // without the limit the server's thread would now wait for the bench to end
+    expect_alive(server);
+}
+
+TEST_CASE("hostile tcp: a session that only sends isready is closed at the idle timeout") {
+    ServerProcess server({"--idle-timeout", "1"});
+    LineChannel c = server.connect();
+    bool closed_with_message = false;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (!closed_with_message && std::chrono::steady_clock::now() < deadline) {
+        if (!c.send("isready")) break;
+        const auto l = c.read_line(20s);
+        if (!l) break;
+        closed_with_message = starts_with(*l, "info string error: idle for 1 s");
+        if (!closed_with_message) {
+            REQUIRE(*l == "readyok");
+            std::this_thread::sleep_for(100ms);  // pacing only: the server's clock decides
+        }
+    }
+    CHECK(closed_with_message);
+    CHECK(c.wait_closed(20s));
+}
+
+TEST_CASE("hostile tcp: slot exhaustion: idle sessions make room for new clients, searching ones do not") {
+    ServerProcess server({"--max-sessions", "2", "--reclaim-idle", "1"});
+    LineChannel busy = server.connect();
+    busy.send("go infinite");
+    REQUIRE(!busy.read_until("info depth ", 20s).empty());
+    LineChannel idle = server.connect();
+    idle.send("isready");  // not activity
+    REQUIRE(idle.read_line(20s) == "readyok");
+    // A new client is refused until the idle session has been idle for 1 s, then takes its slot.
+    std::optional<LineChannel> admitted;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (!admitted && std::chrono::steady_clock::now() < deadline) {
+        LineChannel c = server.connect();
+        c.send("isready");
+        const auto l = c.read_line(20s);
+        REQUIRE(l);
+        if (*l == "readyok") {
+            admitted = std::move(c);
+        } else {
+            REQUIRE(starts_with(*l, "info string error: server is full (2 sessions)"));
+            std::this_thread::sleep_for(100ms);  // pacing only
+        }
+    }
+    REQUIRE(admitted);
+    const auto l = idle.read_line(20s);
+    REQUIRE(l);
+    const bool reclaimed = starts_with(*l, "info string error: idle for ") && contains(*l, "while the server is full");
+    CHECK_MESSAGE(reclaimed, *l);
+    CHECK(idle.wait_closed(20s));
+    busy.send("stop");
+    CHECK(!busy.read_until("bestmove ", 20s).empty());  // the searching session kept its slot
+}
+
+TEST_CASE("hostile tcp: go infinite is stopped at --max-search-time with one bestmove") {
+    ServerProcess server({"--max-search-time", "1"});
+    LineChannel c = server.connect();
+    c.send("go infinite");
+    const auto lines = c.read_until("bestmove ", 30s);
+    REQUIRE(!lines.empty());
+    CHECK(std::count(lines.begin(), lines.end(),
+                     "info string error: the search reached the server's limit of 1 s (--max-search-time); "
+                     "stopped") == 1);
+    c.send("isready");
+    const auto tail = c.read_until("readyok", 20s);
+    REQUIRE(tail.size() == 1);  // nothing more: exactly one bestmove
+}
+
+TEST_CASE("hostile stdin: beyond 1024 waiting commands a go is refused with 'no search started'") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("go infinite");
+    std::string burst;
+    for (int i = 0; i < 1100; ++i) burst += "go depth 1\n";
+    io.send_raw(burst);
+    io.send("stop");
+    // Every accepted go sends its bestmove (each waiting one starts and stops at once).
+    std::vector<std::string> lines;
+    long bestmoves = 0;
+    while (bestmoves < 1 + 1024) {
+        const auto more = io.read_until("bestmove ", 60s);
+        REQUIRE(!more.empty());
+        lines.insert(lines.end(), more.begin(), more.end());
+        ++bestmoves;
+    }
+    io.send("isready");
+    const auto tail = io.read_until("readyok", 60s);
+    REQUIRE(!tail.empty());
+    lines.insert(lines.end(), tail.begin(), tail.end());
+    const auto refused = std::count_if(lines.begin(), lines.end(), [](const auto& l) {
+        return starts_with(l, "info string error: more than 1024 commands") && contains(l, "no search started");
+    });
+    CHECK(refused == 1100 - 1024);
+    CHECK(std::none_of(tail.begin(), tail.end(), [](const auto& l) { return starts_with(l, "bestmove "); }));
+}
+
+TEST_CASE("hostile stdin: a bare go at the end of input is stopped and the engine exits") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("position startpos");
+    io.send("go");
+    io.close_write();
+    CHECK(!io.read_until("bestmove ", 30s).empty());
+    CHECK(engine.wait_exit(30s) == 0);
+}
+
+TEST_CASE("hostile nboard: a move with a malformed evaluation or time gets an error line") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("nboard 2");
+    io.send("move F5/abc/def");
+    const auto l = io.read_line(20s);
+    REQUIRE(l);
+    CHECK_MESSAGE(starts_with(*l, "status error: move 'F5/abc/def'"), *l);
+    io.send("move F5/-1.50/0.3");
+    io.send("ping 1");
+    CHECK(io.read_line(20s) == "pong 1");  // accepted without an error
+    io.send("move D6/1/2/3");
+    CHECK(starts_with(io.read_line(20s).value_or(""), "status error: move 'D6/1/2/3'"));
+}
+
+namespace {
+
+// Three 20-empty positions of the hard-20 set (this test reads no shared data).
+constexpr const char* kTwentyEmpties[] = {
+    "-OOO------OOOO--XXXOOXXX-XOOOXX-XXXXOOOOOXXOOOO---OXOO---OOOO--- X",
+    "--XO------XOOO-OX-XOXOOOOXOOXXXO-OXOOXXOOOXOOXOO--XXXX-O--XX---- X",
+    "---OX--O----OXOO--XXXOOO--XXXOOX-XXXOOXX--XOXXXX--OOOXXX--XXXXXX X",
+};
+
+
+}  // namespace
+
+TEST_CASE("hostile tcp: the memory budget holds while every admitted session solves endgames") {
+    // 16 MiB for the server, 36 per session (Hash 16): 4 sessions fit in 160, the 5th and 6th are refused.
+    ServerProcess server({"--max-memory", "160", "--hash", "16"});
+    std::vector<LineChannel> admitted;
+    int refused = 0;
+    for (int i = 0; i < 6; ++i) {
+        LineChannel c = server.connect();
+        c.send("isready");
+        const auto l = c.read_line(20s);
+        REQUIRE(l);
+        if (*l == "readyok") {
+            admitted.push_back(std::move(c));
+        } else {
+            CHECK_MESSAGE(contains(*l, "server memory budget exhausted"), *l);
+            ++refused;
+        }
+    }
+    CHECK(admitted.size() == 4);
+    CHECK(refused == 2);
+    // Under the sanitizers a solve takes minutes: a short search there checks the rest.
+    const int rounds = kSanitized ? 1 : 3;
+    for (int round = 0; round < rounds; ++round) {
+        for (std::size_t i = 0; i < admitted.size(); ++i) {
+            admitted[i].send(std::string("position board ") + kTwentyEmpties[(i + static_cast<std::size_t>(round)) % 3]);
+            admitted[i].send(kSanitized ? "go depth 4" : "go solve");
+        }
+        for (auto& c : admitted) REQUIRE(!c.read_until("bestmove ", 120s).empty());
+    }
+    const long peak_mib = server.process().peak_rss_kib() / 1024;
+    MESSAGE("4 sessions x 3 solves under --max-memory 160: peak RSS " << peak_mib << " MiB");
+    if (!kSanitized) CHECK(peak_mib <= 160);
+    admitted.clear();  // the sessions end: their tables go back to the system
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (server.process().rss_kib() > 64 * 1024 && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(50ms);  // polling the server's RSS, not synchronisation
+    }
+    if (!kSanitized) CHECK(server.process().rss_kib() <= 64 * 1024);
+    expect_alive(server);
+}
+
+// The pieces on their own.
+
+TEST_CASE("hostile parts: the thread budget grants helpers only within its total, the job's own thread always") {
+    reversi::session::ThreadBudget budget(4);
+    {
+        reversi::session::ThreadGrant a(budget, 3);
+        CHECK(a.count() == 3);
+        reversi::session::ThreadGrant b(budget, 8);
+        CHECK(b.count() == 1);
+        reversi::session::ThreadGrant c(budget, 2);
+        CHECK(c.count() == 1);  // over the total: its own thread only
+        CHECK(budget.in_use() == 5);
+    }
+    CHECK(budget.in_use() == 0);
+    reversi::session::ThreadGrant d(budget, 64);
+    CHECK(d.count() == 4);
+}
+
+TEST_CASE("hostile parts: file access resolves inside the data directory and refuses everything else alike") {
+    using reversi::session::FileAccess;
+    using reversi::session::resolve_for_reading;
+    TempDir dir;
+    TempDir outside;
+    write_file(dir / "w", "x");
+    write_file(outside / "secret", "x");
+    fs::create_symlink(outside / "secret", dir / "out");
+    fs::create_symlink(dir / "w", dir / "in");
+    const FileAccess remote{true, dir.path().string()};
+    CHECK(resolve_for_reading(remote, "w").value() == (dir / "w").string());
+    CHECK(resolve_for_reading(remote, "in").value() == (dir / "w").string());
+    CHECK(resolve_for_reading(remote, "sub/../w").value() == (dir / "w").string());
+    CHECK(resolve_for_reading(remote, (dir / "w").string()).value() == (dir / "w").string());
+    for (const std::string& p : {std::string("out"), std::string("."), std::string(""), std::string("../x"),
+                                 (outside / "secret").string(), (outside / "nothing").string(), std::string("/")}) {
+        const auto r = resolve_for_reading(remote, p);
+        REQUIRE_FALSE(r);
+        CHECK(r.error().message == "weights " + p + ": no such file in the server's data directory");
+    }
+    CHECK_FALSE(resolve_for_reading(FileAccess{true, ""}, "w"));
+    CHECK(resolve_for_reading(FileAccess{false, ""}, "/any/path").value() == "/any/path");
+    CHECK_FALSE(reversi::session::canonical_data_dir((dir / "w").string()));
+    CHECK(reversi::session::canonical_data_dir(dir.path().string() + "/.").value() == dir.path().string());
+}
+
+TEST_CASE("hostile stdin: the EvalFile answer always comes before the replies to the commands after it") {
+    // The file is read on the job thread; a command that follows must not overtake its answer, however
+    // fast the read ends (this raced before: readyok could come first).
+    EngineProcess engine;
+    auto& io = engine.io();
+    for (int i = 0; i < 50; ++i) {
+        io.send("setoption name EvalFile value " + std::string(i % 2 ? "." : "/nonexistent/w.bin"));
+        io.send("isready");
+        const auto l = io.read_line(20s);
+        REQUIRE(l);
+        CHECK_MESSAGE(starts_with(*l, "info string error: setoption EvalFile: "), *l);
+        CHECK(io.read_line(20s) == "readyok");
+    }
+    io.send("go movetime 50");
+    io.send("setoption name EvalFile value .");
+    io.send("d");
+    const auto lines = io.read_until("moves:", 20s);
+    REQUIRE(!lines.empty());
+    const auto error = std::find_if(lines.begin(), lines.end(),
+                                    [](const auto& l) { return contains(l, "setoption EvalFile: weights .:"); });
+    const auto board = std::find_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "board: "); });
+    CHECK(error < board);
+}
