@@ -16,11 +16,11 @@ TimeLimits plan_move_time(const ClockState& c) noexcept {
     if (!c.remaining_ms) return limits;
     const std::int64_t available = std::max<std::int64_t>(0, *c.remaining_ms - c.overhead_ms);
     const std::int64_t own_moves_left = std::max(1, (c.empties + 1) / 2);
-    const std::int64_t moves_left =
-        c.movestogo ? std::clamp<std::int64_t>(*c.movestogo, 1, own_moves_left + 2) : own_moves_left + 2;
+    const std::int64_t moves_left = c.movestogo ? std::clamp<std::int64_t>(*c.movestogo, 1, own_moves_left + 2)
+                                                : own_moves_left + kReserveMoves;
     const std::int64_t inc = std::max<std::int64_t>(0, c.increment_ms);
     const std::int64_t share = available / moves_left + inc * 3 / 4;
-    std::int64_t hard = std::min(share * 4, available * 3 / 4);
+    std::int64_t hard = std::min(share * 4, available / 2);
     std::int64_t soft = std::min(share, hard);
     hard = std::max<std::int64_t>(hard, 1);
     soft = std::max<std::int64_t>(soft, 1);
@@ -31,6 +31,15 @@ TimeLimits plan_move_time(const ClockState& c) noexcept {
     limits.hard = milliseconds(hard);
     limits.soft = milliseconds(soft);
     return limits;
+}
+
+TimeLimits limits_after(const TimeLimits& limits, std::chrono::milliseconds delay) noexcept {
+    using std::chrono::milliseconds;
+    const auto shrink = [delay](std::optional<milliseconds> t) -> std::optional<milliseconds> {
+        if (!t) return t;
+        return std::max(milliseconds(1), *t - std::max(delay, milliseconds(0)));
+    };
+    return TimeLimits{shrink(limits.soft), shrink(limits.hard)};
 }
 
 }  // namespace reversi::timing
