@@ -113,6 +113,7 @@ void Searcher::set_options(const SearchOptions& options) {
 void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) { impl_->probcut_override = std::move(model); }
 const eval::ProbCutModel* Searcher::probcut_model() const noexcept { return impl_->probcut_model(); }
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
+void Searcher::prepare_endgame() { (void)impl_->endgame_solver(); }
 void Searcher::clear() {
     impl_->tt.clear();
     if (impl_->endgame) impl_->endgame->clear();

@@ -31,20 +31,21 @@ void LatencyTracker::on_go(const PlannedMove& move) {
         const bool consecutive = clocks && played >= 1 && played <= 3 && charged >= 0 &&
                                  charged <= before.remaining_ms + before.increment_ms;
         // What the GUI charged beyond the engine's own go-to-bestmove time, plus the engine's own lateness.
-        const std::int64_t late = std::max<std::int64_t>(0, last->used_ms - before.hard_ms);
+        const std::int64_t late = std::max<std::int64_t>(0, last->used_ms - last->one_time_ms - before.hard_ms);
         if (consecutive) add_sample(std::max<std::int64_t>(0, charged - last->used_ms) + late, true);
     }
     last_[static_cast<std::size_t>(side)] = Last{move, -1};
     last_side_ = side;
 }
 
-void LatencyTracker::on_answer(std::int64_t used_ms) {
+void LatencyTracker::on_answer(std::int64_t used_ms, std::int64_t one_time_ms) {
     std::lock_guard lock(mutex_);
     if (last_side_ < 0) return;
     auto& last = last_[static_cast<std::size_t>(last_side_)];
     if (!last || last->used_ms >= 0) return;
     last->used_ms = used_ms;
-    add_sample(used_ms - last->move.hard_ms, false);
+    last->one_time_ms = one_time_ms;
+    add_sample(used_ms - one_time_ms - last->move.hard_ms, false);
 }
 
 }  // namespace reversi::timing

@@ -38,8 +38,9 @@ public:
     // A clock `go` is about to search: learns from the clock what the GUI charged for this side's previous
     // move, then remembers this one.
     void on_go(const PlannedMove& move);
-    // The answer to the last `go` was written `used_ms` after the `go` was read.
-    void on_answer(std::int64_t used_ms);
+    // The answer to the last `go` was written `used_ms` after the `go` was read; `one_time_ms` of it went
+    // to a one-time preparation (a table allocated once per session) that says nothing of the latency.
+    void on_answer(std::int64_t used_ms, std::int64_t one_time_ms = 0);
     // The worst sample so far, decayed (tests, logs).
     [[nodiscard]] std::int64_t worst_ms() const;
 
@@ -49,6 +50,7 @@ private:
     struct Last {
         PlannedMove move;
         std::int64_t used_ms = -1;  // -1: not answered (yet)
+        std::int64_t one_time_ms = 0;
     };
     mutable std::mutex mutex_;
     std::array<std::optional<Last>, 2> last_;  // per side

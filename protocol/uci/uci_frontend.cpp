@@ -66,6 +66,7 @@ Status UciFrontend::handle(std::string_view line) {
     } else if (command == "ucinewgame") {
         ctx_.stop_and_wait();
         ctx_.searcher().clear();
+        ctx_.searcher().prepare_endgame();  // before the clock runs (see uci_search.cpp)
     } else if (command == "d") {
         cmd_display();
     } else if (command == "perft") {

@@ -114,6 +114,12 @@ void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTimi
     ctx.searcher().set_options(options);
     const bool multipv = options.multipv > 1;
     ctx.start_job([&ctx, pos, base, planned, multipv, timing](const std::atomic<bool>& stop) {
+        // A timed search allocates the exact solver's table first, unless ucinewgame did (once per session
+        // and Hash size): it counts against this move, whose limits shrink by it, not against the first
+        // exact solve late in the game, and it is no sign of latency.
+        const auto prepare_start = Clock::now();
+        if (planned.hard) ctx.searcher().prepare_endgame();
+        const auto one_time = since(prepare_start);
         SearchLimits limits = base;
         const timing::TimeLimits late = timing::limits_after(planned, since(timing.received));
         limits.soft_time = late.soft;
@@ -138,7 +144,7 @@ void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTimi
         }
         ctx.send(format_stats(result));
         ctx.send("bestmove " + move_to_string(result.best_move));
-        if (timing.latency && planned.hard) timing.latency->on_answer(since(timing.received).count());
+        if (timing.latency && planned.hard) timing.latency->on_answer(since(timing.received).count(), one_time.count());
     }, go.infinite);
 }
 
