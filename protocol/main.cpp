@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
          {"idle-timeout", true, "seconds without input (isready aside) before a TCP session is closed (default 300)"},
          {"max-line", true, "longest accepted command line in bytes (default 65536)"},
          {"hash", true, "hash table MiB of a new session (default 16)"},
-         {"log-level", true, "trace, debug, info, warn, error or off (default info)"},
+         {"log-level", true, "trace, debug, info, warn, error or off (default error on stdin/stdout, info with --listen)"},
          {"log-file", true, "log to this file instead of stderr"}},
         commands};
     transport::append_server_flags(spec.options);
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     const auto& args = parsed.args;
     const bool tcp = args.has("listen");
     if (!tcp) transport::block_termination_signals();  // before any thread: signals arrive on a signalfd
-    cli::init_logging("engine", args.get("log-level", "info"), args.get("log-file", ""));
+    cli::init_logging("engine", args.get("log-level", cli::default_engine_log_level(tcp)), args.get("log-file", ""));
 
     auto max_memory = args.get_int("max-memory", 1024, 1, 1 << 24);
     auto max_sessions = args.get_int("max-sessions", 64, 1, 100000);

@@ -98,6 +98,9 @@ struct IterationReport {
     std::vector<Move> pv;
 };
 
+// best_move, score, pv and selectivity are those of the last completed iteration (`depth`), also when the
+// search was stopped inside a later one; depth 0 (stopped before any iteration completed): best_move is
+// the first root move in the search's order, score 0.
 struct SearchResult {
     Move best_move = kNoMove;         // kPass when the side must pass, kNoMove when the game is over
     int score = 0;

@@ -118,6 +118,7 @@ void Searcher::set_options(const SearchOptions& options) {
 void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) { impl_->probcut_override = std::move(model); }
 const eval::ProbCutModel* Searcher::probcut_model() const noexcept { return impl_->probcut_model(); }
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
+void Searcher::prepare_endgame() { (void)impl_->endgame_solver(); }
 void Searcher::clear() {
     impl_->tt.clear();
     if (impl_->endgame) impl_->endgame->clear();
@@ -359,13 +360,6 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             r.best_move = o.best_move;
             r.complete = o.complete;
             r.pv = o.pv;
-            // A stopped solve's best move so far, unless a midgame iteration completed and the solve was
-            // not asked for (timed play: the solver's root order does not know that iteration's best move).
-            const bool keep_midgame = result.depth > 0 && !limits.solve && !limits.wld;
-            if (!o.complete && o.best_move != kNoMove && !keep_midgame) {
-                ctx.root_best = o.best_move;
-                ctx.root_moves_done = 1;
-            }
             if (!o.complete) ctx.aborted = true;
             return r;
         };
@@ -380,14 +374,9 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             ctx.max_ply = 0;
             RootSearch r = driver.iterate(depth, remaining, prev[static_cast<std::size_t>(line - 1)]);
             if (!r.complete) {
-                // Stopped: keep the last completed iteration, or take this one's move when its first
-                // root move is done (the window algorithms' root holds a proven-best-so-far move).
-                if (line == 1 && ctx.root_moves_done > 0 && ctx.root_best != kNoMove &&
-                    (takes_window(options.algorithm) || options.algorithm == Algorithm::Minimax ||
-                     options.algorithm == Algorithm::Scout)) {
-                    result.best_move = ctx.root_best;
-                    result.pv = principal_variation(tt, root, ctx.root_best, depth);
-                }
+                // Stopped: the result stays that of the last completed iteration (move, score and PV
+                // together). A stopped iteration's best-so-far root move is not reported: inside an
+                // aspiration window it may only have beaten a failed bound, and its score is unknown.
                 complete = false;
                 break;
             }

@@ -30,6 +30,9 @@ public:
     [[nodiscard]] const SearchOptions& options() const noexcept;
     // Clears the transposition table and history (ucinewgame).
     void clear();
+    // Allocates the exact solver's table now (no effect when it exists). Otherwise the first exact solve
+    // allocates it, inside that search's time limits: a timed search calls this before its clock starts.
+    void prepare_endgame();
 
     // Loads pattern weights from a file for EvalKind::Pattern; on error the current weights stay and the
     // error says why. The embedded default weights are loaded at construction; when they are unusable,

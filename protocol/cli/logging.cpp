@@ -6,6 +6,8 @@
 
 namespace reversi::cli {
 
+const char* default_engine_log_level(bool tcp_server) noexcept { return tcp_server ? "info" : "error"; }
+
 bool init_logging(const std::string& program, const std::string& level, const std::string& file) {
     bool ok = true;
     std::shared_ptr<spdlog::logger> logger;

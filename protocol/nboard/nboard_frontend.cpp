@@ -68,6 +68,10 @@ std::string pv_text(const std::vector<Move>& pv) {
 
 }  // namespace
 
+NboardFrontend::NboardFrontend(session::EngineContext& ctx) : ctx_(ctx) {
+    ctx_.send("set myname " + ctx_.config().engine_name);
+}
+
 uci::Status NboardFrontend::handle(std::string_view line) {
     const auto tokens = text::split_tokens(line);
     if (tokens.empty()) return uci::Status::Continue;
@@ -110,12 +114,11 @@ void NboardFrontend::cmd_set(std::string_view line) {
         auto d = text::parse_integer(tokens[2], 1, 60, "set depth");
         if (!d) return error(d.error().message);
         depth_ = static_cast<int>(*d);
-        ctx_.send("set myname " + ctx_.config().engine_name);
     } else if (iequals(tokens[1], "contempt")) {
         if (tokens.size() != 3) return error("set contempt: expected one number");
         auto c = text::parse_integer(tokens[2], -6400, 6400, "set contempt");
         if (!c) return error(c.error().message);
-        contempt_ = static_cast<int>(*c);
+        if (*c != 0) return error("set contempt: not supported, draws are scored 0 (contempt stays 0)");
     } else if (iequals(tokens[1], "game")) {
         auto game = parse_ggf(text::rest_after_tokens(line, 2));
         if (!game) return error(game.error().message + "; the game is unchanged");
@@ -155,7 +158,7 @@ void NboardFrontend::cmd_go() {
         }
         SearchLimits limits;
         limits.depth = depth;
-        const SearchResult r = ctx_.searcher().search(pos, limits, {}, stop);
+        const SearchResult r = uci::search_completed(ctx_.searcher(), pos, limits, {}, stop);
         Move best = r.best_move;
         if (best == kNoMove || (best != kPass && (best >= kPass || !(pos.moves() & square_bit(best))))) {
             best = uci::fallback_move(pos);
@@ -184,14 +187,12 @@ void NboardFrontend::cmd_hint(std::string_view line) {
         std::uint64_t nodes = 0;
         std::chrono::milliseconds time{0};
         for (Move m : moves) {
-            if (stop.load(std::memory_order_relaxed)) break;
-            SearchLimits limits;
-            limits.depth = depth;
+            SearchLimits limits;  // once stopped, the moves left get a depth-1 value (their line says so)
+            limits.depth = stop.load(std::memory_order_relaxed) ? 1 : depth;
             limits.search_moves = {m};
-            const SearchResult r = ctx_.searcher().search(pos, limits, {}, stop);
+            const SearchResult r = uci::search_completed(ctx_.searcher(), pos, limits, {}, stop);
             nodes += r.nodes;
             time += r.time;
-            if (r.depth == 0 && stop.load(std::memory_order_relaxed)) break;  // stopped before any result
             std::vector<Move> pv = r.pv;
             if (pv.empty() || pv.front() != m) pv.assign(1, m);
             lines.push_back(Line{r.score, pv, r.depth, r.selectivity});

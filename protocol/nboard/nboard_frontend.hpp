@@ -4,6 +4,13 @@
 //   learn | analyze | quit
 // replies: set myname, status, nodestats, search, ===, pong, analysis, learned. Evaluations are in discs
 // from the side to move. Errors are reported as `status error: ...` and change nothing.
+//
+// `set myname` is sent once, when the session enters NBoard mode (the GUI takes the name from the last
+// one it read; Edax and Ntest repeat it after `set depth` because their name carries the depth, ours
+// does not). `set contempt 0` is accepted (draws score 0); any other contempt is refused with a status
+// error: the search has no contempt. A search stopped by `ping` reports only what completed iterations
+// found (uci::search_completed): `go` always answers a legal move with a value, `hint` always sends its
+// `search` lines (the moves not yet searched at depth 1).
 #include <string_view>
 
 #include "protocol/session/engine_context.hpp"
@@ -13,7 +20,8 @@ namespace reversi::nboard {
 
 class NboardFrontend {
 public:
-    explicit NboardFrontend(session::EngineContext& ctx) : ctx_(ctx) {}
+    // Sends `set myname`.
+    explicit NboardFrontend(session::EngineContext& ctx);
     uci::Status handle(std::string_view line);
 
 private:
@@ -26,7 +34,6 @@ private:
 
     session::EngineContext& ctx_;
     int depth_ = 12;
-    int contempt_ = 0;  // centi-discs; stored, not used by the search
 };
 
 // "F5" / "PA": NBoard's move form.

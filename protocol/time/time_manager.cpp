@@ -20,12 +20,12 @@ TimeLimits plan_move_time(const ClockState& c) noexcept {
     const std::int64_t own_moves_left = std::max(1, (c.empties + 1) / 2);
     const std::int64_t costly_moves_left = std::max(1, (c.empties - kCheapEmpties + 1) / 2);
     const auto moves_left = [&](std::int64_t own) {
-        return c.movestogo ? std::clamp<std::int64_t>(*c.movestogo, 1, own + 2) : own + 2;
+        return c.movestogo ? std::clamp<std::int64_t>(*c.movestogo, 1, own + 2) : own + kReserveMoves;
     };
     const std::int64_t inc = std::max<std::int64_t>(0, c.increment_ms);
     const std::int64_t spread = available / moves_left(own_moves_left) + inc * 3 / 4;
     const std::int64_t share = available / moves_left(costly_moves_left) + inc * 3 / 4;
-    std::int64_t hard = std::min(spread * 4, available * 3 / 4);
+    std::int64_t hard = std::min(spread * 4, available / 2);
     std::int64_t soft = std::min(share, hard);
     hard = std::max<std::int64_t>(hard, 1);
     soft = std::max<std::int64_t>(soft, 1);
@@ -36,6 +36,15 @@ TimeLimits plan_move_time(const ClockState& c) noexcept {
     limits.hard = milliseconds(hard);
     limits.soft = milliseconds(soft);
     return limits;
+}
+
+TimeLimits limits_after(const TimeLimits& limits, std::chrono::milliseconds delay) noexcept {
+    using std::chrono::milliseconds;
+    const auto shrink = [delay](std::optional<milliseconds> t) -> std::optional<milliseconds> {
+        if (!t) return t;
+        return std::max(milliseconds(1), *t - std::max(delay, milliseconds(0)));
+    };
+    return TimeLimits{shrink(limits.soft), shrink(limits.hard)};
 }
 
 }  // namespace reversi::timing

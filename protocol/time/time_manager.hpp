@@ -3,16 +3,27 @@
 // iteration after it) and hard limit (stop at once). Plain arithmetic, unit-tested on its own.
 //
 // With a clock: available = remaining - MoveOverhead; the share for this move is available / moves_left
-// plus 3/4 of the increment, where moves_left is movestogo (when given) or an estimate from the empty
-// squares (the side to move plays about half of them), plus 2. The soft limit counts only the squares
-// above kCheapEmpties (the time goes to the midgame); the hard limit counts them all. The hard limit is at most 4 shares and never more
-// than 3/4 of the available time, so the clock never runs out even when every move uses its hard limit.
+// plus 3/4 of the increment, where moves_left is movestogo (when given) or, in sudden death, the moves the
+// side to move has left (about half the empty squares) plus kReserveMoves: a search often runs past its
+// soft limit to finish an iteration, and what the phantom moves keep on the clock at the end of the game
+// (several shares) absorbs the latency spikes of a loaded machine. The soft limit counts only the moves
+// above kCheapEmpties empty squares (the time goes to the midgame; the last ones are solved in
+// milliseconds); the hard limit counts them all. The hard limit is at most 4 (all-moves) shares and
+// never more than half the available time, so that a move that uses all of it still leaves half of the
+// clock (and the overhead) for the next one: the clock never runs out even when every move does.
 // With movetime: the hard limit is movetime - MoveOverhead (at least 1 ms).
+//
+// Both limits count from the moment the `go` line was read (the front end stamps it); the search starts
+// a little later, so its limits are shortened by the delay (limits_after). `overhead_ms` is MoveOverhead
+// plus the adaptive margin of protocol/time/latency_tracker.hpp, which learns the latency the search
+// limits cannot see (thread start, output, pipes, the GUI) from the clocks the GUI sends.
 #include <chrono>
 #include <cstdint>
 #include <optional>
 
 namespace reversi::timing {
+
+inline constexpr std::int64_t kReserveMoves = 8;
 
 struct ClockState {
     std::optional<std::int64_t> remaining_ms;  // the side to move's clock
@@ -34,5 +45,9 @@ inline constexpr int kCheapEmpties = 12;
 
 // No clock and no movetime: no time limits.
 [[nodiscard]] TimeLimits plan_move_time(const ClockState& clock) noexcept;
+
+// The same limits for a search that starts `delay` after `go` was read: each shrinks by the delay, to
+// at least 1 ms (the search then completes its first iteration only).
+[[nodiscard]] TimeLimits limits_after(const TimeLimits& limits, std::chrono::milliseconds delay) noexcept;
 
 }  // namespace reversi::timing

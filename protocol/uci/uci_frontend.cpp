@@ -46,6 +46,7 @@ constexpr const char* kHelp[] = {
 const char* const* help_lines() noexcept { return kHelp; }
 
 Status UciFrontend::handle(std::string_view line) {
+    const auto received = std::chrono::steady_clock::now();  // a go's time limits count from here
     const auto tokens = text::split_tokens(line);
     if (tokens.empty()) return Status::Continue;
     const std::string command = text::lowercase(tokens[0]);
@@ -59,7 +60,7 @@ Status UciFrontend::handle(std::string_view line) {
     } else if (command == "stop") {
         ctx_.stop_job();
     } else if (command == "go") {
-        cmd_go(line);
+        cmd_go(line, received);
     } else if (command == "position") {
         cmd_position(line);
     } else if (command == "setoption") {
@@ -67,6 +68,7 @@ Status UciFrontend::handle(std::string_view line) {
     } else if (command == "ucinewgame") {
         ctx_.stop_and_wait();
         ctx_.searcher().clear();
+        ctx_.searcher().prepare_endgame();  // before the clock runs (see uci_search.cpp)
     } else if (command == "d") {
         cmd_display();
     } else if (command == "perft") {
@@ -107,12 +109,12 @@ void UciFrontend::cmd_position(std::string_view line) {
     ctx_.game = session::GameState{setup->start, setup->moves, setup->current};
 }
 
-void UciFrontend::cmd_go(std::string_view line) {
+void UciFrontend::cmd_go(std::string_view line, std::chrono::steady_clock::time_point received) {
     auto tokens = text::split_tokens(line);
     tokens.erase(tokens.begin());
     auto go = parse_go(tokens);
     if (!go) return ctx_.send_error(go.error().message + "; no search started");
-    start_search(ctx_, *go);
+    start_search(ctx_, *go, GoTiming{received, latency_});
 }
 
 void UciFrontend::cmd_display() {

@@ -14,7 +14,24 @@ Move fallback_move(const Position& pos) noexcept {
     return pos.is_over() ? kNoMove : kPass;
 }
 
+SearchResult search_completed(Searcher& searcher, const Position& pos, const SearchLimits& limits,
+                              const SearchCallbacks& callbacks, const std::atomic<bool>& stop) {
+    SearchResult result = searcher.search(pos, limits, callbacks, stop);
+    if (result.depth > 0 || pos.is_over()) return result;
+    SearchLimits shallow;
+    shallow.depth = 1;
+    shallow.search_moves = limits.search_moves;
+    const std::atomic<bool> never{false};
+    SearchResult first = searcher.search(pos, shallow, callbacks, never);
+    first.nodes += result.nodes;
+    first.leaves += result.leaves;
+    first.time += result.time;
+    return first;
+}
+
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 bool is_legal(const Position& pos, Move m) {
     if (m == kPass) return pos.must_pass();
@@ -34,9 +51,52 @@ bool ends_by_itself(const SearchLimits& l) {
     return l.depth || l.nodes || l.hard_time || l.soft_time || l.solve || l.wld;
 }
 
+std::chrono::milliseconds since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t);
+}
+
+SearchLimits limits_of(const GoCommand& go) {
+    SearchLimits limits;
+    limits.depth = go.depth;
+    limits.nodes = go.nodes;
+    limits.infinite = go.infinite;
+    limits.solve = go.solve;
+    limits.wld = go.wld;
+    limits.search_moves = go.search_moves;
+    return limits;
+}
+
+timing::ClockState clock_of(const GoCommand& go, const Position& pos, std::int64_t overhead_ms) {
+    const bool black = pos.side == Color::Black;
+    timing::ClockState clock;
+    clock.remaining_ms = black ? go.black_time_ms : go.white_time_ms;
+    clock.increment_ms = black ? go.black_inc_ms : go.white_inc_ms;
+    clock.movestogo = go.movestogo;
+    clock.movetime_ms = go.movetime_ms;
+    clock.empties = pos.empty_count();
+    clock.overhead_ms = overhead_ms;
+    return clock;
+}
+
+// The time limits of this `go` (counted from reading it); records the move with the latency tracker.
+timing::TimeLimits plan(const session::EngineContext& ctx, const GoCommand& go, const Position& pos,
+                        timing::LatencyTracker* latency) {
+    if (go.infinite) return {};
+    const std::int64_t margin = latency ? latency->margin_ms() : 0;
+    const timing::ClockState clock = clock_of(go, pos, ctx.options().move_overhead_ms + margin);
+    const timing::TimeLimits limits = timing::plan_move_time(clock);
+    if (latency && limits.hard) {
+        latency->on_go(timing::PlannedMove{pos.side == Color::Black ? 0 : 1, clock.empties,
+                                           clock.remaining_ms.value_or(-1), clock.increment_ms, limits.hard->count()});
+    }
+    spdlog::debug("go: {} empties, hard time {} ms, adaptive margin {} ms", clock.empties,
+                  limits.hard ? limits.hard->count() : -1, margin);
+    return limits;
+}
+
 }  // namespace
 
-void start_search(session::EngineContext& ctx, const GoCommand& go) {
+void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTiming& timing) {
     ctx.stop_and_wait();
     const Position pos = ctx.game.current;
     for (Move m : go.search_moves) {
@@ -55,31 +115,21 @@ void start_search(session::EngineContext& ctx, const GoCommand& go) {
         ctx.send("bestmove none");
         return;
     }
-    SearchLimits limits;
-    limits.depth = go.depth;
-    limits.nodes = go.nodes;
-    limits.infinite = go.infinite;
-    limits.solve = go.solve;
-    limits.wld = go.wld;
-    limits.search_moves = go.search_moves;
-    const bool black = pos.side == Color::Black;
-    timing::ClockState clock;
-    clock.remaining_ms = black ? go.black_time_ms : go.white_time_ms;
-    clock.increment_ms = black ? go.black_inc_ms : go.white_inc_ms;
-    clock.movestogo = go.movestogo;
-    clock.movetime_ms = go.movetime_ms;
-    clock.empties = pos.empty_count();
-    clock.overhead_ms = ctx.options().move_overhead_ms;
-    if (!go.infinite) {
-        const auto time = timing::plan_move_time(clock);
-        limits.soft_time = time.soft;
-        limits.hard_time = time.hard;
-    }
+    const SearchLimits base = limits_of(go);
+    const timing::TimeLimits planned = plan(ctx, go, pos, timing.latency.get());
     ctx.searcher().set_options(options);
     const bool multipv = options.multipv > 1;
-    spdlog::debug("go: {} empties, algo {}, depth {}, hard time {} ms", clock.empties, algorithm_name(options.algorithm),
-                  go.depth.value_or(0), limits.hard_time ? limits.hard_time->count() : -1);
-    ctx.start_job([&ctx, pos, limits, multipv](const std::atomic<bool>& stop) {
+    ctx.start_job([&ctx, pos, base, planned, multipv, timing](const std::atomic<bool>& stop) {
+        // A timed search allocates the exact solver's table first, unless ucinewgame did (once per session
+        // and Hash size): it counts against this move, whose limits shrink by it, not against the first
+        // exact solve late in the game, and it is no sign of latency.
+        const auto prepare_start = Clock::now();
+        if (planned.hard) ctx.searcher().prepare_endgame();
+        const auto one_time = since(prepare_start);
+        SearchLimits limits = base;
+        const timing::TimeLimits late = timing::limits_after(planned, since(timing.received));
+        limits.soft_time = late.soft;
+        limits.hard_time = late.hard;
         bool exact_sent = false;
         SearchCallbacks callbacks;
         callbacks.on_iteration = [&](const IterationReport& r) {
@@ -93,7 +143,7 @@ void start_search(session::EngineContext& ctx, const GoCommand& go) {
         };
         SearchResult result;
         try {
-            result = ctx.searcher().search(pos, limits, callbacks, stop);
+            result = search_completed(ctx.searcher(), pos, limits, callbacks, stop);
         } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
             spdlog::error("search failed: {}", e.what());
             ctx.send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
@@ -107,7 +157,8 @@ void start_search(session::EngineContext& ctx, const GoCommand& go) {
         }
         ctx.send(format_stats(result));
         ctx.send("bestmove " + move_to_string(result.best_move));
-    }, go.infinite || !ends_by_itself(limits));
+        if (timing.latency && planned.hard) timing.latency->on_answer(since(timing.received).count(), one_time.count());
+    }, go.infinite || !(ends_by_itself(base) || planned.hard || planned.soft));
 }
 
 }  // namespace reversi::uci

@@ -123,14 +123,18 @@ bool LineChannel::wait_closed(std::chrono::milliseconds timeout) {
     return eof_;
 }
 
-EngineProcess::EngineProcess(const std::vector<std::string>& args, bool keep_stderr) {
+EngineProcess::EngineProcess(const std::vector<std::string>& args, bool keep_stderr, bool merge_stderr) {
     int to_child[2], from_child[2];
     if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
     posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-    if (!keep_stderr) posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    if (merge_stderr) {
+        posix_spawn_file_actions_adddup2(&actions, from_child[1], 2);
+    } else if (!keep_stderr) {
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    }
     const std::string binary = engine_binary();
     std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));

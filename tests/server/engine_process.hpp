@@ -43,10 +43,12 @@ private:
     bool eof_ = false;
 };
 
-// The engine as a child process; stderr goes to /dev/null unless `keep_stderr`.
+// The engine as a child process; stderr goes to /dev/null unless `keep_stderr` (the test's stderr) or
+// `merge_stderr` (into the same pipe as stdout, as the NBoard GUI starts its engines).
 class EngineProcess {
 public:
-    explicit EngineProcess(const std::vector<std::string>& args = {}, bool keep_stderr = false);
+    explicit EngineProcess(const std::vector<std::string>& args = {}, bool keep_stderr = false,
+                           bool merge_stderr = false);
     ~EngineProcess();  // kills the child if still running
     EngineProcess(const EngineProcess&) = delete;
     EngineProcess& operator=(const EngineProcess&) = delete;

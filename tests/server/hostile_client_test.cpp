@@ -395,6 +395,7 @@ TEST_CASE("hostile nboard: a move with a malformed evaluation or time gets an er
     EngineProcess engine;
     auto& io = engine.io();
     io.send("nboard 2");
+    CHECK(io.read_line(20s) == "set myname reversi");  // once, on entering NBoard mode
     io.send("move F5/abc/def");
     const auto l = io.read_line(20s);
     REQUIRE(l);
