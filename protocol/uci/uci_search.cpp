@@ -82,8 +82,10 @@ timing::ClockState clock_of(const GoCommand& go, const Position& pos, std::int64
 timing::TimeLimits plan(const session::EngineContext& ctx, const GoCommand& go, const Position& pos,
                         timing::LatencyTracker* latency) {
     if (go.infinite) return {};
-    const std::int64_t margin = latency ? latency->margin_ms() : 0;
-    const timing::ClockState clock = clock_of(go, pos, ctx.options().move_overhead_ms + margin);
+    const bool has_clock = (pos.side == Color::Black ? go.black_time_ms : go.white_time_ms).has_value();
+    const std::int64_t margin = latency && has_clock ? latency->margin_ms() : 0;
+    const timing::ClockState clock =
+        clock_of(go, pos, timing::planned_overhead(ctx.options().move_overhead_ms, margin, has_clock));
     const timing::TimeLimits limits = timing::plan_move_time(clock);
     if (latency && limits.hard) {
         latency->on_go(timing::PlannedMove{pos.side == Color::Black ? 0 : 1, clock.empties,

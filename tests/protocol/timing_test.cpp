@@ -42,6 +42,25 @@ TEST_CASE("time manager: limits count from reading go, a late start shortens the
     CHECK(!timing::limits_after(timing::TimeLimits{}, milliseconds(10)).hard);
 }
 
+TEST_CASE("time manager: the adaptive margin shortens clock searches only, movetime keeps its budget") {
+    timing::LatencyTracker latency;
+    latency.on_go(planned(0, 40, -1, 25));  // go movetime 30 with MoveOverhead 5
+    latency.on_answer(45);                  // answered 20 ms late (a load spike)
+    REQUIRE(latency.margin_ms() == 30);
+    timing::ClockState c;
+    c.movetime_ms = 30;
+    c.empties = 38;
+    c.overhead_ms = timing::planned_overhead(5, latency.margin_ms(), false);
+    CHECK(*timing::plan_move_time(c).hard == milliseconds(25));  // not 1 ms for the rest of the session
+    timing::ClockState clock;
+    clock.remaining_ms = 10000;
+    clock.empties = 38;
+    clock.overhead_ms = timing::planned_overhead(5, latency.margin_ms(), true);
+    timing::ClockState no_margin = clock;
+    no_margin.overhead_ms = 5;
+    CHECK(*timing::plan_move_time(clock).hard < *timing::plan_move_time(no_margin).hard);
+}
+
 TEST_CASE("latency tracker: no margin until an answer is late, and the engine's own lateness counts") {
     timing::LatencyTracker tracker;
     CHECK(tracker.margin_ms() == 0);
