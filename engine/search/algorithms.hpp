@@ -42,7 +42,6 @@ int minimax(Ctx& ctx, const S& s, int depth, int ply) {
             best = v;
             ctx.note_best(ply, m);
         }
-        ctx.note_child_done(ply);
     }
     return best;
 }
@@ -64,7 +63,6 @@ int alphabeta(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
     for (Move m : list) {
         const int v = -alphabeta(ctx, s.play(m), child_depth(depth, m), -beta, -std::max(alpha, best), ply + 1);
         if (ctx.aborted) return best;
-        ctx.note_child_done(ply);
         if (v > best) {
             best = v;
             best_move = m;
@@ -93,7 +91,6 @@ int alphabeta_hard(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply
     for (Move m : list) {
         const int v = -alphabeta_hard(ctx, s.play(m), child_depth(depth, m), -beta, -best, ply + 1);
         if (ctx.aborted) return best;
-        ctx.note_child_done(ply);
         if (v > best) {
             best = v;
             best_move = m;
@@ -135,7 +132,6 @@ int negascout(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
             if (!ctx.aborted && a < v && v < beta) v = -negascout(ctx, child, d, -beta, -v, ply + 1);
         }
         if (ctx.aborted) return best;
-        ctx.note_child_done(ply);
         if (v > best) {
             best = v;
             best_move = m;
@@ -195,7 +191,6 @@ int scout(Ctx& ctx, const S& s, int depth, int ply) {
             }
         }
         if (ctx.aborted) return v;
-        ctx.note_child_done(ply);
     }
     return v;
 }

@@ -7,7 +7,8 @@
 namespace reversi {
 
 bool endgame_solver_applies(const Position& pos, const SearchOptions& options, bool all_root_moves) noexcept {
-    return options.dedicated_endgame && options.algorithm == Algorithm::NegaScout && options.use_tt && (options.ordering == MoveOrdering::Normal || options.ordering == MoveOrdering::Evaluated) &&
+    const bool ordered = options.ordering == MoveOrdering::Normal || options.ordering == MoveOrdering::Evaluated;
+    return options.dedicated_endgame && options.algorithm == Algorithm::NegaScout && options.use_tt && ordered &&
            options.multipv == 1 && all_root_moves && pos.playable == ~Bitboard{0} &&
            pos.rule == ScoreRule::EmptiesToWinner;
 }

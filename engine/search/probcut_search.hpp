@@ -135,7 +135,6 @@ int probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int de
             if (!ctx.aborted && a < v && v < beta) v = -probcut_negascout(ctx, pc, child, d, -beta, -v, ply + 1);
         }
         if (ctx.aborted) return best;
-        ctx.note_child_done(ply);
         if (v > best) {
             best = v;
             best_move = m;

@@ -67,7 +67,6 @@ struct SearchContext {
 
     std::vector<Move> root_moves;  // moves allowed at the root (empty: all)
     Move root_best = kNoMove;      // best root move of the running search, as the algorithms see it
-    int root_moves_done = 0;       // root children completed by the running search
 
     // Counts the node; true when the search must stop (then the caller returns at once).
     bool enter(int ply) noexcept {
@@ -107,12 +106,8 @@ struct SearchContext {
     void note_best(int ply, Move m) noexcept {
         if (ply == 0) root_best = m;
     }
-    void note_child_done(int ply) noexcept {
-        if (ply == 0) ++root_moves_done;
-    }
     void reset_root() noexcept {
         root_best = kNoMove;
-        root_moves_done = 0;
     }
 
     // Transposition table. The root (ply 0) never takes a cutoff, so that it always yields a move.

@@ -70,14 +70,15 @@ struct Searcher::Impl {
         }
     }
 
-    [[nodiscard]] const Evaluator& evaluator_for(const Position& pos) const noexcept {
-        if (options.evaluation == EvalKind::Pattern && pattern && pos.playable == ~Bitboard{0}) return *pattern;
-        return heuristic;
-    }
-    // The trained evaluation that MoveOrdering::Evaluated orders with (nullptr where it does not apply).
-    [[nodiscard]] const eval::PatternEvaluator* ordering_pattern(const Position& pos) const noexcept {
+    // The trained evaluation when a search of `pos` uses it (Eval pattern, usable weights, 8x8), else
+    // nullptr: it then evaluates, orders (MoveOrdering::Evaluated) and calibrates Multi-ProbCut.
+    [[nodiscard]] const eval::PatternEvaluator* pattern_for(const Position& pos) const noexcept {
         if (options.evaluation != EvalKind::Pattern || !pattern || pos.playable != ~Bitboard{0}) return nullptr;
         return &*pattern;
+    }
+    [[nodiscard]] const Evaluator& evaluator_for(const Position& pos) const noexcept {
+        if (const auto* p = pattern_for(pos)) return *p;
+        return heuristic;
     }
     [[nodiscard]] const eval::ProbCutModel* probcut_model() const noexcept {
         if (probcut_override) return probcut_override->empty() ? nullptr : &*probcut_override;
@@ -88,8 +89,7 @@ struct Searcher::Impl {
     }
     // The Multi-ProbCut setting of a search (inactive when the search is not selective).
     [[nodiscard]] ProbCut probcut_for(const Position& pos, const SearchLimits& limits) const noexcept {
-        const bool pattern_in_use = options.evaluation == EvalKind::Pattern && pattern && pos.playable == ~Bitboard{0};
-        if (options.selectivity >= kMaxSelectivity || options.algorithm != Algorithm::NegaScout || !pattern_in_use ||
+        if (options.selectivity >= kMaxSelectivity || options.algorithm != Algorithm::NegaScout || !pattern_for(pos) ||
             limits.solve || limits.wld) {
             return ProbCut{};
         }
@@ -299,7 +299,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         return result;
     }
     const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
-    const OthelloOrder order(options.ordering, options.fixed_order, impl_->ordering_pattern(pos));
+    const OthelloOrder order(options.ordering, options.fixed_order, impl_->pattern_for(pos));
     const EvaluatorCall eval{&impl_->evaluator_for(pos)};
     const ProbCut probcut = impl_->probcut_for(pos, limits);
     MoveList legal;
