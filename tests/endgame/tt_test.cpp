@@ -64,7 +64,7 @@ TEST_CASE("resize and clear empty the table") {
     CHECK(tt.hashfull() == 0);
 }
 
-TEST_CASE("a selective bound never cuts a less selective search; a more exact store replaces it") {
+TEST_CASE("a selective bound never cuts a less selective search, and a more exact store replaces it") {
     EndgameTT tt(1);
     TTData d;
     // A level-2 (selective) bound.

@@ -92,7 +92,7 @@ TEST_CASE("faults: a move after the flag (clock) and after movetime + margin for
         faulty_match("movetime", {fake_uci("--mode slow --sleep-ms 200"), "movetime=100", "timemargin=50"}), "time");
 }
 
-TEST_CASE("faults: the game record keeps the reason; a sound pair of engines has no forfeits") {
+TEST_CASE("faults: the game record keeps the reason, and a sound pair of engines has no forfeits") {
     if (!have_python()) {
         MESSAGE("python3 not found: skipped");
         return;

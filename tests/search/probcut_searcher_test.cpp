@@ -58,7 +58,7 @@ const Position kMidgame = *play_transcript(start_position(), "f5d6c3d3c4f4f6f3e6
 
 }  // namespace
 
-TEST_CASE("Searcher selectivity: 100 gives the plain search exactly; < 100 cuts, reports it, fewer nodes") {
+TEST_CASE("Searcher selectivity: 100 gives the plain search exactly, < 100 cuts, reports it, fewer nodes") {
     Searcher plain(4);
     plain.set_probcut_model(eval::ProbCutModel{});  // no calibration: never selective
     Searcher sel(4);

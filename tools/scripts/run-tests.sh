@@ -41,6 +41,7 @@ for stage in "${stages[@]}"; do
       cmake --build --preset "$stage"
       echo "=== $stage: tests" >&2
       ctest --preset "$stage"
+      bash tools/scripts/check-test-count.sh "build/$stage"
       ;;
   esac
   echo "=== $stage: $(( $(date +%s) - t0 )) s" >&2
