@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
     std::string commands;
     for (const char* const* l = uci::help_lines(); *l; ++l) commands += std::string(*l) + "\n";
     cli::ProgramSpec spec{
-        "reversi-engine", "reversi-engine [options]",
+        "reversi-engine",
+        "reversi-engine [options]",
         "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
         "serves the same protocol to every TCP client (loopback unless another address is given).",
         {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
@@ -24,7 +25,8 @@ int main(int argc, char** argv) {
          {"idle-timeout", true, "seconds without input (isready aside) before a TCP session is closed (default 300)"},
          {"max-line", true, "longest accepted command line in bytes (default 65536)"},
          {"hash", true, "hash table MiB of a new session (default 16)"},
-         {"log-level", true, "trace, debug, info, warn, error or off (default error on stdin/stdout, info with --listen)"},
+         {"log-level", true,
+          "trace, debug, info, warn, error or off (default error on stdin/stdout, info with --listen)"},
          {"log-file", true, "log to this file instead of stderr"}},
         commands};
     transport::append_server_flags(spec.options);

@@ -27,14 +27,19 @@ public:
     public:
         constexpr explicit Iterator(Bitboard b) noexcept : b_(b) {}
         constexpr int operator*() const noexcept { return std::countr_zero(b_); }
-        constexpr Iterator& operator++() noexcept { b_ &= b_ - 1; return *this; }
+        constexpr Iterator& operator++() noexcept {
+            b_ &= b_ - 1;
+            return *this;
+        }
         constexpr bool operator!=(const Iterator& other) const noexcept { return b_ != other.b_; }
+
     private:
         Bitboard b_;
     };
     constexpr explicit SquareRange(Bitboard b) noexcept : b_(b) {}
     constexpr Iterator begin() const noexcept { return Iterator(b_); }
     constexpr Iterator end() const noexcept { return Iterator(0); }
+
 private:
     Bitboard b_;
 };

@@ -15,8 +15,7 @@ namespace reversi::detail {
 
 [[nodiscard]] inline Bitboard flips_avx2(Bitboard P, Bitboard O, int sq) noexcept {
     const __m256i shift = _mm256_set_epi64x(7, 9, 8, 1);
-    const __m256i lane_mask = _mm256_set_epi64x(0x7e7e7e7e7e7e7e7eLL, 0x7e7e7e7e7e7e7e7eLL, -1LL,
-                                                0x7e7e7e7e7e7e7e7eLL);
+    const __m256i lane_mask = _mm256_set_epi64x(0x7e7e7e7e7e7e7e7eLL, 0x7e7e7e7e7e7e7e7eLL, -1LL, 0x7e7e7e7e7e7e7e7eLL);
     const __m256i opp = _mm256_and_si256(_mm256_set1_epi64x(static_cast<long long>(O)), lane_mask);
     const __m256i own = _mm256_set1_epi64x(static_cast<long long>(P));
     const __m256i from = _mm256_set1_epi64x(static_cast<long long>(square_bit(sq)));
@@ -35,8 +34,7 @@ namespace reversi::detail {
     down = _mm256_andnot_si256(_mm256_cmpeq_epi64(down_end, zero), down);
     const __m256i both = _mm256_or_si256(up, down);
     const __m128i half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256(both, 1));
-    return static_cast<Bitboard>(_mm_cvtsi128_si64(half)) |
-           static_cast<Bitboard>(_mm_extract_epi64(half, 1));
+    return static_cast<Bitboard>(_mm_cvtsi128_si64(half)) | static_cast<Bitboard>(_mm_extract_epi64(half, 1));
 }
 
 }  // namespace reversi::detail

@@ -38,10 +38,22 @@ enum class Cell { Black, White, Empty, Invalid };
 
 Cell cell_of(char c) {
     switch (c) {
-        case 'X': case 'x': case '*': case 'B': case 'b': return Cell::Black;
-        case 'O': case 'o': case 'W': case 'w': return Cell::White;
-        case '-': case '.': return Cell::Empty;
-        default: return Cell::Invalid;
+        case 'X':
+        case 'x':
+        case '*':
+        case 'B':
+        case 'b':
+            return Cell::Black;
+        case 'O':
+        case 'o':
+        case 'W':
+        case 'w':
+            return Cell::White;
+        case '-':
+        case '.':
+            return Cell::Empty;
+        default:
+            return Cell::Invalid;
     }
 }
 
@@ -72,8 +84,8 @@ Expected<Position> parse_board(std::string_view text, Variant variant) {
         if (!std::isspace(static_cast<unsigned char>(c))) squares += c;
     }
     if (squares.size() != 65) {
-        return make_error("bad board: expected 64 squares and the side to move, got " +
-                          std::to_string(squares.size()) + " characters");
+        return make_error("bad board: expected 64 squares and the side to move, got " + std::to_string(squares.size()) +
+                          " characters");
     }
     const auto& info = variant_info(variant);
     Position pos{0, 0, info.playable, Color::Black, info.rule};
@@ -127,8 +139,7 @@ Expected<std::vector<Move>> parse_transcript(std::string_view text) {
         }
         auto move = parse_move(text.substr(i, 2));
         if (!move) {
-            return make_error("bad transcript: move " + std::to_string(moves.size() + 1) + ": " +
-                              move.error().message);
+            return make_error("bad transcript: move " + std::to_string(moves.size() + 1) + ": " + move.error().message);
         }
         moves.push_back(*move);
         i += 2;
@@ -269,10 +280,14 @@ std::string render_board(const Position& pos) {
         for (int c = 0; c < 8; ++c) {
             const Bitboard bit = square_bit(make_square(c, r));
             char ch = ' ';
-            if (pos.black() & bit) ch = '*';
-            else if (pos.white() & bit) ch = 'O';
-            else if (moves & bit) ch = '.';
-            else if (pos.playable & bit) ch = '-';
+            if (pos.black() & bit)
+                ch = '*';
+            else if (pos.white() & bit)
+                ch = 'O';
+            else if (moves & bit)
+                ch = '.';
+            else if (pos.playable & bit)
+                ch = '-';
             out << ' ' << ch;
         }
         out << ' ' << r + 1 << '\n';
@@ -280,8 +295,10 @@ std::string render_board(const Position& pos) {
     out << "  a b c d e f g h\n";
     out << "black " << popcount(pos.black()) << ", white " << popcount(pos.white()) << ", "
         << (pos.side == Color::Black ? "black" : "white") << " to move";
-    if (pos.is_over()) out << " (game over, score " << pos.final_score() << ")";
-    else if (pos.must_pass()) out << " (must pass)";
+    if (pos.is_over())
+        out << " (game over, score " << pos.final_score() << ")";
+    else if (pos.must_pass())
+        out << " (must pass)";
     out << '\n';
     return out.str();
 }

@@ -20,10 +20,10 @@ enum class ScoreRule : std::uint8_t {
 };
 
 struct Position {
-    Bitboard player = 0;                 // discs of the side to move
-    Bitboard opponent = 0;               // discs of the other side
-    Bitboard playable = ~Bitboard{0};    // squares of the variant's board
-    Color side = Color::Black;           // colour of the side to move
+    Bitboard player = 0;               // discs of the side to move
+    Bitboard opponent = 0;             // discs of the other side
+    Bitboard playable = ~Bitboard{0};  // squares of the variant's board
+    Color side = Color::Black;         // colour of the side to move
     ScoreRule rule = ScoreRule::EmptiesToWinner;
 
     [[nodiscard]] constexpr Bitboard moves() const noexcept { return legal_moves(player, opponent) & playable; }

@@ -12,7 +12,7 @@ enum class Variant : std::uint8_t { Standard, Board6x6, Board4x4, Diamond, Diamo
 
 struct VariantInfo {
     Variant id;
-    std::string_view name;         // as written in protocols and tools: 8x8, 6x6, 4x4, diamond, ...
+    std::string_view name;  // as written in protocols and tools: 8x8, 6x6, 4x4, diamond, ...
     Bitboard playable;
     Bitboard black_start;
     Bitboard white_start;

@@ -21,15 +21,27 @@ public:
     [[nodiscard]] bool has_value() const noexcept { return data_.index() == 0; }
     explicit operator bool() const noexcept { return has_value(); }
 
-    [[nodiscard]] T& value() & { assert(has_value()); return std::get<0>(data_); }
-    [[nodiscard]] const T& value() const& { assert(has_value()); return std::get<0>(data_); }
-    [[nodiscard]] T&& value() && { assert(has_value()); return std::get<0>(std::move(data_)); }
+    [[nodiscard]] T& value() & {
+        assert(has_value());
+        return std::get<0>(data_);
+    }
+    [[nodiscard]] const T& value() const& {
+        assert(has_value());
+        return std::get<0>(data_);
+    }
+    [[nodiscard]] T&& value() && {
+        assert(has_value());
+        return std::get<0>(std::move(data_));
+    }
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
 
-    [[nodiscard]] const Error& error() const { assert(!has_value()); return std::get<1>(data_); }
+    [[nodiscard]] const Error& error() const {
+        assert(!has_value());
+        return std::get<1>(data_);
+    }
 
 private:
     std::variant<T, Error> data_;

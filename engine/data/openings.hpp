@@ -28,9 +28,9 @@ struct Opening {
 [[nodiscard]] Expected<std::vector<Opening>> read_openings(const std::string& path, Variant variant);
 
 struct RandomOpeningSpec {
-    int plies = 8;            // random legal moves from the variant's start (a forced pass counts as one)
-    int balance = 64;         // keep when |score| <= balance discs
-    int search_depth = 4;     // depth of the balancing search (0: keep every opening)
+    int plies = 8;         // random legal moves from the variant's start (a forced pass counts as one)
+    int balance = 64;      // keep when |score| <= balance discs
+    int search_depth = 4;  // depth of the balancing search (0: keep every opening)
     std::uint64_t seed = 1;
 };
 

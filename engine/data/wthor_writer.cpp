@@ -19,7 +19,8 @@ void put16(std::vector<std::uint8_t>& out, unsigned v) {
 Expected<std::vector<std::uint8_t>> serialize_wthor(const WthorFile& file) {
     const WthorHeader& h = file.header;
     if (h.board_size != 8 || h.game_type != 0) return make_error("WTHOR writer: only 8x8 normal games are written");
-    if (h.theory_depth < 0 || h.theory_depth > 60) return make_error("WTHOR writer: theoretical-score depth out of 0-60");
+    if (h.theory_depth < 0 || h.theory_depth > 60)
+        return make_error("WTHOR writer: theoretical-score depth out of 0-60");
     std::vector<std::uint8_t> out;
     out.reserve(kWthorHeaderSize + kWthorGameSize * file.games.size());
     out.push_back(static_cast<std::uint8_t>(h.created_year / 100));
@@ -56,7 +57,8 @@ Expected<std::vector<std::uint8_t>> serialize_wthor(const WthorFile& file) {
                 continue;
             }
             const Move sq = game.moves[m];
-            if (sq >= 64) return fail("move " + std::to_string(m + 1) + " (" + move_to_string(sq) + ") is not a square");
+            if (sq >= 64)
+                return fail("move " + std::to_string(m + 1) + " (" + move_to_string(sq) + ") is not a square");
             out.push_back(static_cast<std::uint8_t>(10 * (sq / 8 + 1) + sq % 8 + 1));
         }
     }

@@ -53,10 +53,10 @@ void EndgameTT::clear() noexcept {
 std::uint64_t EndgameTT::pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
                               int cost, int selectivity) noexcept {
     return static_cast<std::uint64_t>(static_cast<std::uint8_t>(lower)) |
-           static_cast<std::uint64_t>(static_cast<std::uint8_t>(upper)) << 8 |
-           static_cast<std::uint64_t>(move) << 16 | static_cast<std::uint64_t>(second) << 24 |
-           static_cast<std::uint64_t>(empties & 0xff) << 32 | static_cast<std::uint64_t>(generation) << 40 |
-           static_cast<std::uint64_t>(cost & 0xff) << 48 | static_cast<std::uint64_t>(selectivity & 0xff) << 56;
+           static_cast<std::uint64_t>(static_cast<std::uint8_t>(upper)) << 8 | static_cast<std::uint64_t>(move) << 16 |
+           static_cast<std::uint64_t>(second) << 24 | static_cast<std::uint64_t>(empties & 0xff) << 32 |
+           static_cast<std::uint64_t>(generation) << 40 | static_cast<std::uint64_t>(cost & 0xff) << 48 |
+           static_cast<std::uint64_t>(selectivity & 0xff) << 56;
 }
 
 bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {

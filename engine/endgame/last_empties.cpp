@@ -101,9 +101,10 @@ int solve_4(Bitboard P, Bitboard O, int alpha, int beta, std::uint64_t& nodes) n
     for (int s : squares(empties & odd)) sq[n++] = s;
     for (int s : squares(empties & ~odd)) sq[n++] = s;
     ++nodes;
-    const int order[4][4] = {
-        {sq[0], sq[1], sq[2], sq[3]}, {sq[1], sq[0], sq[2], sq[3]},
-        {sq[2], sq[0], sq[1], sq[3]}, {sq[3], sq[0], sq[1], sq[2]}};
+    const int order[4][4] = {{sq[0], sq[1], sq[2], sq[3]},
+                             {sq[1], sq[0], sq[2], sq[3]},
+                             {sq[2], sq[0], sq[1], sq[3]},
+                             {sq[3], sq[0], sq[1], sq[2]}};
     int best = -kInfinity;
     for (const auto& o : order) {
         if (const Bitboard f = flips(P, O, o[0])) {

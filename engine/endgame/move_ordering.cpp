@@ -10,8 +10,8 @@ namespace reversi::endgame {
 
 namespace {
 
-constexpr Bitboard kXSquares = 0x4200000000000042ULL;   // b2, g2, b7, g7
-constexpr Bitboard kCSquares = 0x4281000000008142ULL;   // b1, g1, a2, h2, a7, h7, b8, g8
+constexpr Bitboard kXSquares = 0x4200000000000042ULL;  // b2, g2, b7, g7
+constexpr Bitboard kCSquares = 0x4281000000008142ULL;  // b1, g1, a2, h2, a7, h7, b8, g8
 constexpr Bitboard kEdges = 0xff818181818181ffULL;
 
 // Mover's discs on the four edges that the edge table proves stable (cheap part of the stability bound).
@@ -104,8 +104,8 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
     return best;
 }
 
-void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move, Move second_move,
+                 std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
     const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
     list.size = 0;
     const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
@@ -122,8 +122,8 @@ void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int emp
             m.score = 1 << 29;
             continue;
         }
-        const Bitboard next_p = O ^ m.flipped;                    // the opponent, to move next
-        const Bitboard next_o = P ^ m.flipped ^ square_bit(sq);   // us, after the move
+        const Bitboard next_p = O ^ m.flipped;                   // the opponent, to move next
+        const Bitboard next_o = P ^ m.flipped ^ square_bit(sq);  // us, after the move
         const Bitboard replies = legal_moves(next_p, next_o);
         int score = -weighted_mobility(replies) * (1 << 12);
         score -= popcount(neighbours(next_o) & ~(next_p | next_o)) * (1 << 9);

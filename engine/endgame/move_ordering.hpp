@@ -10,8 +10,8 @@
 //     (eval::PatternEvaluator::evaluate_units, 1/32 disc) from kPatternOrderEmpties on when the solver
 //     has one, else on a simple mobility/corner evaluation (simple_evaluation below).
 #include <array>
-#include <utility>
 #include <cstdint>
+#include <utility>
 
 #include "engine/board/bitboard.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
@@ -55,8 +55,7 @@ inline constexpr int kPatternOrderEmpties = 12;
 
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
 // `empties` empty squares. hash_move / second_move get the top scores when legal.
-void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes,
-                 const eval::PatternEvaluator* pattern = nullptr) noexcept;
+void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move, Move second_move,
+                 std::uint64_t& nodes, const eval::PatternEvaluator* pattern = nullptr) noexcept;
 
 }  // namespace reversi::endgame

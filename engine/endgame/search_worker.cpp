@@ -92,7 +92,8 @@ int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empti
             const Bitboard np = O ^ f;
             const Bitboard no = P ^ f ^ square_bit(sq);
             const int a = alpha > best ? alpha : best;
-            const int score = empties == 5 ? -solve_4(np, no, -beta, -a, nodes_) : -shallow(np, no, -beta, -a, empties - 1);
+            const int score =
+                empties == 5 ? -solve_4(np, no, -beta, -a, nodes_) : -shallow(np, no, -beta, -a, empties - 1);
             if (score > best) {
                 best = score;
                 if (best >= beta) return best;
@@ -166,8 +167,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
         int score;
         if (!Pv || i == 0) {
-            score = Pv ? -dispatch_pv(np, no, -beta, -alpha, empties - 1)
-                       : -dispatch_nws(np, no, -beta, empties - 1);
+            score = Pv ? -dispatch_pv(np, no, -beta, -alpha, empties - 1) : -dispatch_nws(np, no, -beta, empties - 1);
         } else {
             score = -dispatch_nws(np, no, -alpha - 1, empties - 1);
             if (score > alpha && score < beta) score = -dispatch_pv(np, no, -beta, -alpha, empties - 1);

@@ -2,7 +2,8 @@
 // One thread's exact search: fail-soft PVS with null windows, sharing the transposition table.
 //   empties <= 4          solve_small (last_empties.hpp): no move list, no hashing
 //   5 .. kShallowEmpties  shallow search: no hashing, parity ordering (odd quadrants first)
-//   above                 ordered search: fastest-first, and from kHashEmpties on TT bounds and moves, stability cutoff, enhanced transposition
+//   above                 ordered search: fastest-first, and from kHashEmpties on TT bounds and moves, stability
+//   cutoff, enhanced transposition
 //                         cutoff (kEtcEmpties and above), fastest-first / shallow-search move ordering
 // With a selectivity level > 0 (selectivity.hpp) the worker probcuts at set_probcut_empties() and more
 // (needs the pattern evaluation) and stores its bounds with that level; level 0 (the default) is exact.
@@ -43,7 +44,9 @@ public:
     // 0 = exact (default) .. kMaxSelectivity.
     void set_selectivity(int level) noexcept { selectivity_ = level; }
     // Fewest empties of a probcut node (never below kProbCutMinEmpties).
-    void set_probcut_empties(int empties) noexcept { probcut_empties_ = empties < kProbCutMinEmpties ? kProbCutMinEmpties : empties; }
+    void set_probcut_empties(int empties) noexcept {
+        probcut_empties_ = empties < kProbCutMinEmpties ? kProbCutMinEmpties : empties;
+    }
     [[nodiscard]] int selectivity() const noexcept { return selectivity_; }
     // Number of probcut cuts so far (selective levels only).
     [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }

@@ -51,17 +51,17 @@ struct EndgameProbCut {
 // sigmas (about 7 discs) are on the cautious side. Index: empties - kProbCutMinEmpties; positions with
 // more empties than the table use its last row (depth 4).
 inline constexpr std::array<EndgameProbCut, 11> kEndgameProbCutTable = {{
-    {2, 0.934, 0.931, 6.447},  // 10 empties
+    {2, 0.934, 0.931, 6.447},   // 10 empties
     {2, 1.000, -0.031, 8.078},  // 11 empties
-    {2, 0.993, 1.497, 7.695},  // 12 empties
+    {2, 0.993, 1.497, 7.695},   // 12 empties
     {2, 1.107, -0.177, 7.652},  // 13 empties
     {3, 1.098, -0.001, 7.677},  // 14 empties
-    {3, 0.931, 0.412, 7.351},  // 15 empties
+    {3, 0.931, 0.412, 7.351},   // 15 empties
     {3, 1.036, -0.676, 8.424},  // 16 empties
-    {3, 1.064, 0.353, 6.827},  // 17 empties
+    {3, 1.064, 0.353, 6.827},   // 17 empties
     {3, 1.171, -3.217, 7.581},  // 18 empties
     {3, 1.131, -0.510, 6.981},  // 19 empties
-    {4, 1.167, 1.106, 7.156},  // 20 empties
+    {4, 1.167, 1.106, 7.156},   // 20 empties
 }};
 
 static_assert(

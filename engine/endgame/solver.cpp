@@ -47,9 +47,16 @@ public:
     RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
              Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern,
              int selectivity, int probcut_empties, int split_empties)
-        : tt_(tt), stop_(stop), pattern_(pattern), threads_(threads), selectivity_(selectivity),
-          probcut_empties_(probcut_empties), split_empties_(split_empties), progress_(progress),
-          start_(start), nodes_before_(nodes_before) {}
+        : tt_(tt),
+          stop_(stop),
+          pattern_(pattern),
+          threads_(threads),
+          selectivity_(selectivity),
+          probcut_empties_(probcut_empties),
+          split_empties_(split_empties),
+          progress_(progress),
+          start_(start),
+          nodes_before_(nodes_before) {}
 
     struct Outcome {
         int score = -kInfinity;
@@ -182,8 +189,8 @@ private:
             return 0;
         }
         const int best = out.score;
-        const Move best_move = best > alpha ? static_cast<Move>(children[static_cast<std::size_t>(out.best_index)].square)
-                                            : kNoMove;
+        const Move best_move =
+            best > alpha ? static_cast<Move>(children[static_cast<std::size_t>(out.best_index)].square) : kNoMove;
         tt_.store(key, empties, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax, best_move, out.nodes,
                   empties >= probcut_empties_ ? selectivity_ : 0);
         return best;
@@ -270,8 +277,8 @@ private:
 };
 
 // Root moves, best first: hash move, then a deeper shallow search than inside the tree.
-std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best,
-                                       std::uint64_t& nodes, const eval::PatternEvaluator* pattern) {
+std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best, std::uint64_t& nodes,
+                                       const eval::PatternEvaluator* pattern) {
     const Bitboard moves = legal_moves(P, O);
     const int empties = popcount(~(P | O));
     MoveList list;
@@ -301,7 +308,8 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
             continue;
         }
         TTData e;
-        if (!tt.probe(hash_discs(p, o), e) || e.selectivity != 0 || e.lower != e.upper || e.move >= 64 || !(moves & square_bit(e.move))) {
+        if (!tt.probe(hash_discs(p, o), e) || e.selectivity != 0 || e.lower != e.upper || e.move >= 64 ||
+            !(moves & square_bit(e.move))) {
             break;
         }
         pv.push_back(e.move);
@@ -327,8 +335,9 @@ EndgameSolver::~EndgameSolver() = default;
 Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptions& options,
                                            const std::atomic<bool>& stop, const ProgressCallback& progress) {
     if (pos.playable != ~Bitboard{0} || pos.rule != ScoreRule::EmptiesToWinner) {
-        return make_error("the endgame solver handles the standard 8x8 board only (this position is on a "
-                          "variant board or uses the disc-difference rule)");
+        return make_error(
+            "the endgame solver handles the standard 8x8 board only (this position is on a "
+            "variant board or uses the disc-difference rule)");
     }
     if ((pos.player & pos.opponent) != 0) return make_error("invalid position: a square holds two discs");
     if (options.alpha < -kScoreMax || options.beta > kScoreMax || options.alpha >= options.beta) {

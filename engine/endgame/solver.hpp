@@ -30,15 +30,15 @@ namespace reversi::endgame {
 enum class ScoreBound : std::uint8_t { Exact, Lower, Upper };
 
 struct SolveOptions {
-    int alpha = -64;            // window, in discs; (-1, 1) for win/loss/draw
+    int alpha = -64;  // window, in discs; (-1, 1) for win/loss/draw
     int beta = 64;
     int threads = 1;
-    bool aspiration = true;     // start the root with a narrow window around a shallow estimate
+    bool aspiration = true;  // start the root with a narrow window around a shallow estimate
     // Selective passes (selectivity.hpp) before the exact one, from this many root empties on (needs
     // the pattern evaluation); the last pass is always exact, so they change the cost, never the result.
     bool selective = true;
     int selective_min_empties = 20;
-    int probcut_empties = 14;   // fewest empties of a probcut node in a selective pass (>= 10)
+    int probcut_empties = 14;  // fewest empties of a probcut node in a selective pass (>= 10)
     // With threads > 1: principal-variation nodes with at least this many empties are split among the
     // threads after their first move (YBWC along the PV, the root included). Above the root's empties,
     // only the root is split and its other moves start at once (the helpers do not wait for the first).
@@ -50,24 +50,24 @@ struct RootProgress {
     Move move = kNoMove;
     int score = 0;
     ScoreBound bound = ScoreBound::Exact;
-    bool new_best = false;      // this move is now the best root move
-    int selectivity = 0;        // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
-    std::uint64_t nodes = 0;    // all threads, so far
+    bool new_best = false;    // this move is now the best root move
+    int selectivity = 0;      // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
+    std::uint64_t nodes = 0;  // all threads, so far
     std::chrono::milliseconds time{0};
 };
 // Called under a lock from whichever search thread finished the root move.
 using ProgressCallback = std::function<void(const RootProgress&)>;
 
 struct SolveResult {
-    int score = 0;              // exact when bound == Exact; else the fail-soft bound
+    int score = 0;  // exact when bound == Exact; else the fail-soft bound
     ScoreBound bound = ScoreBound::Exact;
-    Move best_move = kNoMove;   // kPass when the side to move must pass; kNoMove when the game is over
-    std::vector<Move> pv;       // from the transposition table; may stop early
+    Move best_move = kNoMove;  // kPass when the side to move must pass; kNoMove when the game is over
+    std::vector<Move> pv;      // from the transposition table; may stop early
     std::uint64_t nodes = 0;
     std::chrono::milliseconds time{0};
-    bool completed = true;      // false when stopped
-    int passes = 0;             // root passes run (selective ones, aspiration re-searches and the exact one)
-    std::uint64_t probcuts = 0; // probcut cuts in the selective passes
+    bool completed = true;       // false when stopped
+    int passes = 0;              // root passes run (selective ones, aspiration re-searches and the exact one)
+    std::uint64_t probcuts = 0;  // probcut cuts in the selective passes
 };
 
 class EndgameSolver {

@@ -37,8 +37,8 @@ struct BoardGeometry {
     const Bitboard no_south = playable & ~(playable >> 8);
     BoardGeometry g;
     g.corners = (no_west | no_east) & (no_north | no_south);
-    const Bitboard orthogonal = ((g.corners << 1) & kNotColumnA) | ((g.corners >> 1) & kNotColumnH) |
-                                (g.corners << 8) | (g.corners >> 8);
+    const Bitboard orthogonal =
+        ((g.corners << 1) & kNotColumnA) | ((g.corners >> 1) & kNotColumnH) | (g.corners << 8) | (g.corners >> 8);
     g.c_squares = orthogonal & playable & ~g.corners;
     g.x_squares = neighbours(g.corners) & playable & ~g.corners & ~orthogonal;
     return g;

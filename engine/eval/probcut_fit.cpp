@@ -36,7 +36,8 @@ double ProbCutStats::count(int phase, int shallow, int deep) const noexcept {
 ProbCutFit ProbCutStats::fit(int phase, int shallow, int deep) const noexcept {
     ProbCutFit f;
     if (!in_range(phase, shallow, deep)) return f;
-    const Sums& l = sums_[static_cast<std::size_t>(phase)][static_cast<std::size_t>(shallow)][static_cast<std::size_t>(deep)];
+    const Sums& l =
+        sums_[static_cast<std::size_t>(phase)][static_cast<std::size_t>(shallow)][static_cast<std::size_t>(deep)];
     f.n = l.n;
     if (l.n < 2) return f;
     const double mx = l.sx / l.n;

@@ -38,7 +38,7 @@ private:
 
 template <class S>
 concept GameState = std::copyable<S> && requires(const S s, Move m, MoveList& list) {
-    { s.generate_moves(list) };
+    {s.generate_moves(list)};
     { s.play(m) } -> std::same_as<S>;
     { s.is_over() } -> std::convertible_to<bool>;
     { s.final_score() } -> std::convertible_to<int>;

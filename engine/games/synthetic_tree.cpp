@@ -71,8 +71,8 @@ void UniformTree::order_children(std::uint64_t node, MoveList& list) const noexc
     }
     const double draw = static_cast<double>(mix(node ^ spec_.seed ^ 0x5bd1e995ULL) >> 11) * 0x1.0p-53;
     if (draw < spec_.good_probability) {
-        const Move* best = std::min_element(list.begin(), list.end(),
-                                            [&](Move a, Move b) { return child_value(a) < child_value(b); });
+        const Move* best =
+            std::min_element(list.begin(), list.end(), [&](Move a, Move b) { return child_value(a) < child_value(b); });
         std::rotate(list.begin(), const_cast<Move*>(best), const_cast<Move*>(best) + 1);
     }
 }

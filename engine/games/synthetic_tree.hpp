@@ -22,9 +22,9 @@ struct TreeSpec {
     int branching = 3;
     int depth = 3;
     std::uint64_t seed = 1;
-    int value_range = 100;           // leaf values in [-value_range, value_range]
+    int value_range = 100;  // leaf values in [-value_range, value_range]
     TreeOrder order = TreeOrder::Natural;
-    double good_probability = 0.8;   // with TreeOrder::Good: chance that the best child comes first
+    double good_probability = 0.8;  // with TreeOrder::Good: chance that the best child comes first
 };
 
 class UniformTree {

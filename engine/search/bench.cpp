@@ -1,8 +1,9 @@
 // The bench fingerprint: fixed positions (the start, openings, and middle games reached by fixed
 // transcripts of seeded random games),
 // searched one after the other with the engine's search as it is played (iterative deepening +
-// negascout + TT + aspiration + Multi-ProbCut at kEngineSelectivity with the embedded calibration), one thread, a table of `hash_mib` MiB cleared at the start, depth 10 unless told. The node
-// total identifies the search's behaviour; it must be the same on every run and every machine.
+// negascout + TT + aspiration + Multi-ProbCut at kEngineSelectivity with the embedded calibration), one thread, a table
+// of `hash_mib` MiB cleared at the start, depth 10 unless told. The node total identifies the search's behaviour; it
+// must be the same on every run and every machine.
 #include "engine/search/bench.hpp"
 
 #include <array>

@@ -10,7 +10,7 @@
 namespace reversi {
 
 struct BenchOptions {
-    int depth = 0;           // 0: the default depth of the bench
+    int depth = 0;  // 0: the default depth of the bench
     std::size_t hash_mib = 16;
 };
 

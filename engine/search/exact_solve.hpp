@@ -30,7 +30,7 @@ struct ExactSolveRequest {
 };
 
 struct ExactSolveOutcome {
-    int value = 0;             // exact score, or -1/0/+1 with wld
+    int value = 0;  // exact score, or -1/0/+1 with wld
     Move best_move = kNoMove;
     bool complete = false;
     std::vector<Move> pv;

@@ -22,8 +22,8 @@ namespace reversi {
 
 struct NullWindowResult {
     int value = 0;
-    int searches = 0;     // null-window searches made
-    bool complete = true; // false when a search was aborted
+    int searches = 0;      // null-window searches made
+    bool complete = true;  // false when a search was aborted
 };
 
 // floor((a + b) / 2), also for negative sums (C++ division truncates toward zero).

@@ -13,7 +13,7 @@ struct RootSearch {
     Move best_move = kNoMove;  // kNoMove when no root move was proven best (e.g. a fail-hard fail low)
     bool complete = true;      // false when the search was stopped
     int null_window_searches = 0;
-    std::vector<Move> pv;      // filled by the dedicated endgame solver; empty: read the table
+    std::vector<Move> pv;  // filled by the dedicated endgame solver; empty: read the table
 };
 
 // Whether the algorithm takes a window (and so can run inside aspiration windows).
@@ -33,11 +33,21 @@ RootSearch run_algorithm(Algorithm algorithm, Ctx& ctx, const S& root, int depth
     RootSearch r;
     ctx.reset_root();
     switch (algorithm) {
-        case Algorithm::Minimax: r.value = minimax(ctx, root, depth, 0); break;
-        case Algorithm::AlphaBeta: r.value = alphabeta(ctx, root, depth, alpha, beta, 0); break;
-        case Algorithm::AlphaBetaHard: r.value = alphabeta_hard(ctx, root, depth, alpha, beta, 0); break;
-        case Algorithm::NegaScout: r.value = negascout(ctx, root, depth, alpha, beta, 0); break;
-        case Algorithm::Scout: r.value = scout(ctx, root, depth, 0); break;
+        case Algorithm::Minimax:
+            r.value = minimax(ctx, root, depth, 0);
+            break;
+        case Algorithm::AlphaBeta:
+            r.value = alphabeta(ctx, root, depth, alpha, beta, 0);
+            break;
+        case Algorithm::AlphaBetaHard:
+            r.value = alphabeta_hard(ctx, root, depth, alpha, beta, 0);
+            break;
+        case Algorithm::NegaScout:
+            r.value = negascout(ctx, root, depth, alpha, beta, 0);
+            break;
+        case Algorithm::Scout:
+            r.value = scout(ctx, root, depth, 0);
+            break;
         case Algorithm::MtdF:
         case Algorithm::Sss:
         case Algorithm::Dual:
@@ -47,7 +57,7 @@ RootSearch run_algorithm(Algorithm algorithm, Ctx& ctx, const S& root, int depth
             if (algorithm == Algorithm::CStar) {
                 n = cstar(ctx, root, depth, best);
             } else {
-                const int f = algorithm == Algorithm::MtdF ? guess
+                const int f = algorithm == Algorithm::MtdF  ? guess
                               : algorithm == Algorithm::Sss ? Ctx::kInfinity
                                                             : -Ctx::kInfinity;
                 n = mtdf(ctx, root, depth, f, best);

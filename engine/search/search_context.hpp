@@ -51,8 +51,8 @@ struct SearchContext {
 
     Eval evaluate;
     Order order;
-    TranspositionTable* tt = nullptr;                // nullptr: no table
-    const std::atomic<bool>* stop = nullptr;        // polled with relaxed loads
+    TranspositionTable* tt = nullptr;         // nullptr: no table
+    const std::atomic<bool>* stop = nullptr;  // polled with relaxed loads
     std::uint64_t node_limit = std::numeric_limits<std::uint64_t>::max();
     Clock::time_point deadline = Clock::time_point::max();
 
@@ -106,9 +106,7 @@ struct SearchContext {
     void note_best(int ply, Move m) noexcept {
         if (ply == 0) root_best = m;
     }
-    void reset_root() noexcept {
-        root_best = kNoMove;
-    }
+    void reset_root() noexcept { root_best = kNoMove; }
 
     // Transposition table. The root (ply 0) never takes a cutoff, so that it always yields a move.
     // A bound is used when it was computed for at least `depth` remaining plies, and, for a
@@ -120,9 +118,18 @@ struct SearchContext {
         if (!tt->probe(tt_key(s), d)) return false;
         tt_move = d.move;
         if (ply == 0 || d.depth < depth || (d.selective && !selective)) return false;
-        if (d.lower >= beta) { value = d.lower; return true; }
-        if (d.upper <= alpha) { value = d.upper; return true; }
-        if (d.lower == d.upper) { value = d.lower; return true; }
+        if (d.lower >= beta) {
+            value = d.lower;
+            return true;
+        }
+        if (d.upper <= alpha) {
+            value = d.upper;
+            return true;
+        }
+        if (d.lower == d.upper) {
+            value = d.lower;
+            return true;
+        }
         return false;
     }
     // Stores the fail-soft result `best` of a search with window (alpha, beta).

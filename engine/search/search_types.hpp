@@ -15,15 +15,15 @@
 namespace reversi {
 
 enum class Algorithm : std::uint8_t {
-    Minimax,          // minimax: plain negamax, no pruning
-    AlphaBeta,        // alphabeta: fail-soft
-    AlphaBetaHard,    // alphabeta-hard: fail-hard
-    NegaScout,        // negascout (alias pvs): the default
-    Scout,            // scout: Pearl's SCOUT with eval/test
-    MtdF,             // mtdf
-    Sss,              // sss: MTD(+inf)
-    Dual,             // dual: MTD(-inf)
-    CStar,            // cstar: NegaC*
+    Minimax,        // minimax: plain negamax, no pruning
+    AlphaBeta,      // alphabeta: fail-soft
+    AlphaBetaHard,  // alphabeta-hard: fail-hard
+    NegaScout,      // negascout (alias pvs): the default
+    Scout,          // scout: Pearl's SCOUT with eval/test
+    MtdF,           // mtdf
+    Sss,            // sss: MTD(+inf)
+    Dual,           // dual: MTD(-inf)
+    CStar,          // cstar: NegaC*
 };
 
 // Name as used by "go ... algo NAME" (case-insensitive; "pvs" is an alias of negascout).
@@ -70,14 +70,14 @@ inline constexpr int kEngineSelectivity = 73;
 inline constexpr MoveOrdering kEngineOrdering = MoveOrdering::Evaluated;
 
 struct SearchLimits {
-    std::optional<int> depth;                          // plies; exact solve when depth >= empties
+    std::optional<int> depth;  // plies; exact solve when depth >= empties
     std::optional<std::uint64_t> nodes;
     std::optional<std::chrono::milliseconds> soft_time;  // do not start a new iteration after this
     std::optional<std::chrono::milliseconds> hard_time;  // stop the search at this time
-    bool infinite = false;                             // only stop ends the search
-    bool solve = false;                                // exact endgame score
-    bool wld = false;                                  // win/loss/draw only
-    std::vector<Move> search_moves;                    // restrict the root moves (empty: all)
+    bool infinite = false;                               // only stop ends the search
+    bool solve = false;                                  // exact endgame score
+    bool wld = false;                                    // win/loss/draw only
+    std::vector<Move> search_moves;                      // restrict the root moves (empty: all)
 };
 
 enum class Bound : std::uint8_t { Exact, Lower, Upper };
@@ -85,16 +85,16 @@ enum class Bound : std::uint8_t { Exact, Lower, Upper };
 struct IterationReport {
     int depth = 0;
     int selective_depth = 0;
-    int score = 0;                    // discs, side to move
+    int score = 0;  // discs, side to move
     Bound bound = Bound::Exact;
-    bool exact = false;               // score is the exact game-theoretic value (endgame solve)
-    bool wld = false;                 // score is only win (+1) / draw (0) / loss (-1)
-    int multipv = 1;                  // 1-based line number when MultiPV > 1
+    bool exact = false;  // score is the exact game-theoretic value (endgame solve)
+    bool wld = false;    // score is only win (+1) / draw (0) / loss (-1)
+    int multipv = 1;     // 1-based line number when MultiPV > 1
     std::uint64_t nodes = 0;
     std::uint64_t leaves = 0;
     std::chrono::milliseconds time{0};
-    int hashfull = 0;                 // per mille
-    int selectivity = 100;            // Multi-ProbCut confidence of this iteration; 100: no selective cut
+    int hashfull = 0;       // per mille
+    int selectivity = 100;  // Multi-ProbCut confidence of this iteration; 100: no selective cut
     std::vector<Move> pv;
 };
 
@@ -102,15 +102,15 @@ struct IterationReport {
 // search was stopped inside a later one; depth 0 (stopped before any iteration completed): best_move is
 // the first root move in the search's order, score 0.
 struct SearchResult {
-    Move best_move = kNoMove;         // kPass when the side must pass, kNoMove when the game is over
+    Move best_move = kNoMove;  // kPass when the side must pass, kNoMove when the game is over
     int score = 0;
     bool exact = false;
-    int depth = 0;                    // last completed iteration
-    std::uint64_t nodes = 0;          // positions visited, passes included
-    std::uint64_t leaves = 0;         // evaluations at the horizon or at game end
+    int depth = 0;             // last completed iteration
+    std::uint64_t nodes = 0;   // positions visited, passes included
+    std::uint64_t leaves = 0;  // evaluations at the horizon or at game end
     std::chrono::milliseconds time{0};
     Algorithm algorithm = Algorithm::NegaScout;
-    int selectivity = 100;            // that of the last completed iteration (100: no selective cut)
+    int selectivity = 100;  // that of the last completed iteration (100: no selective cut)
     std::vector<Move> pv;
 };
 

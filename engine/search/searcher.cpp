@@ -4,8 +4,8 @@
 //
 // Iterations. Depth 1, 2, ... up to the depth limit (or to the end of the game). An iteration at a depth
 // >= the number of empty squares is the exact solve: the dedicated endgame solver (engine/endgame/) in
-// the engine's own configuration (exact_solve.hpp says when), else the generic search (solve_exact). With `solve`/`wld` the midgame
-// iterations stop at depth 8 (they only fill the table and the move order) and the next iteration is the
+// the engine's own configuration (exact_solve.hpp says when), else the generic search (solve_exact). With `solve`/`wld`
+// the midgame iterations stop at depth 8 (they only fill the table and the move order) and the next iteration is the
 // solve. IterativeDeepening = off runs the last iteration alone.
 //
 // Aspiration windows (algorithms that take a window: alphabeta, alphabeta-hard, negascout), from the
@@ -115,7 +115,9 @@ void Searcher::set_options(const SearchOptions& options) {
     impl_->options.multipv = std::clamp(options.multipv, 1, 64);
     impl_->options.selectivity = std::clamp(options.selectivity, kMinSelectivity, kMaxSelectivity);
 }
-void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) { impl_->probcut_override = std::move(model); }
+void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) {
+    impl_->probcut_override = std::move(model);
+}
 const eval::ProbCutModel* Searcher::probcut_model() const noexcept { return impl_->probcut_model(); }
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
 void Searcher::prepare_endgame() { (void)impl_->endgame_solver(); }
@@ -153,8 +155,8 @@ struct EvaluatorCall {
 using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 
 constexpr int kInfinity = OthelloContext::kInfinity;
-constexpr int kToTheEnd = 64;         // a depth that reaches the end of every game
-constexpr int kSolvePreDepth = 8;     // last midgame iteration before a requested solve
+constexpr int kToTheEnd = 64;      // a depth that reaches the end of every game
+constexpr int kSolvePreDepth = 8;  // last midgame iteration before a requested solve
 // Without a depth limit (timed play, analysis), the exact solve follows the midgame iteration at
 // empties - kSolveGap instead of empties - 1: a selective search that close to the end costs about as
 // much as the solve, which gives the exact score (a stopped solve leaves the previous iteration's move).
@@ -178,8 +180,14 @@ public:
 
     Driver(OthelloContext& ctx, const SearchOptions& options, const SearchLimits& limits, const OthelloState& root,
            std::vector<Move> root_moves, const ProbCut& probcut, ExactSolver exact_solver = {})
-        : ctx_(ctx), options_(options), limits_(limits), root_(root), root_moves_(std::move(root_moves)),
-          empties_(root.pos.empty_count()), probcut_(probcut), exact_solver_(std::move(exact_solver)) {}
+        : ctx_(ctx),
+          options_(options),
+          limits_(limits),
+          root_(root),
+          root_moves_(std::move(root_moves)),
+          empties_(root.pos.empty_count()),
+          probcut_(probcut),
+          exact_solver_(std::move(exact_solver)) {}
 
     // The depths to iterate, in order.
     [[nodiscard]] std::vector<int> schedule(int first_depth) const {

@@ -32,8 +32,10 @@ std::string help_text(const ProgramSpec& spec) {
     std::string out = "Usage: " + spec.usage + "\n\n" + spec.description + "\n\nOptions:\n";
     auto add = [&](const std::string& flag, const std::string& help) {
         std::string line = "  " + flag;
-        if (line.size() < 28) line.resize(28, ' ');
-        else line += "  ";
+        if (line.size() < 28)
+            line.resize(28, ' ');
+        else
+            line += "  ";
         out += line + help + "\n";
     };
     for (const auto& opt : spec.options) add("--" + opt.name + (opt.takes_value ? " VALUE" : ""), opt.help);
@@ -80,7 +82,8 @@ ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) 
         if (!match) return fail("unknown option '--" + name + "'");
         if (!match->takes_value) {
             if (inline_value) return fail("option '--" + name + "' takes no value");
-            outcome.args.values.insert_or_assign(name, std::string(1, '1'));  // (GCC 12 -Wrestrict false positive on = "1")
+            outcome.args.values.insert_or_assign(name,
+                                                 std::string(1, '1'));  // (GCC 12 -Wrestrict false positive on = "1")
             continue;
         }
         if (inline_value) {

@@ -12,9 +12,9 @@
 namespace reversi::cli {
 
 struct OptionSpec {
-    std::string name;         // without the leading dashes
+    std::string name;  // without the leading dashes
     bool takes_value = true;
-    std::string help;         // one line for --help
+    std::string help;  // one line for --help
 };
 
 struct ParsedArgs {
@@ -28,11 +28,11 @@ struct ParsedArgs {
 };
 
 struct ProgramSpec {
-    std::string name;          // reversi-engine, reversi-bench, ...
-    std::string usage;         // "reversi-bench [options]"
-    std::string description;   // a paragraph for --help
+    std::string name;         // reversi-engine, reversi-bench, ...
+    std::string usage;        // "reversi-bench [options]"
+    std::string description;  // a paragraph for --help
     std::vector<OptionSpec> options;
-    std::string epilog;        // extra text at the end of --help
+    std::string epilog;  // extra text at the end of --help
 };
 
 [[nodiscard]] std::string help_text(const ProgramSpec& spec);

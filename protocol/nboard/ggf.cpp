@@ -34,8 +34,8 @@ Expected<bool> play_ggf_move(GgfGame& game, bool black, std::string_view value, 
     const Color colour = black ? Color::Black : Color::White;
     if (game.current.side != colour) {
         if (!game.current.must_pass()) {
-            return make_error(where + ": " + (black ? "black" : "white") + " moves but " +
-                              (black ? "white" : "black") + " is to move");
+            return make_error(where + ": " + (black ? "black" : "white") + " moves but " + (black ? "white" : "black") +
+                              " is to move");
         }
         game.current = game.current.pass();  // the other side had no move: an implied pass
         game.moves.push_back(kPass);

@@ -18,8 +18,8 @@ namespace reversi::nboard {
 
 struct GgfGame {
     Position start;
-    std::vector<Move> moves;   // passes included (implied passes too)
-    Position current;          // after the moves
+    std::vector<Move> moves;                  // passes included (implied passes too)
+    Position current;                         // after the moves
     std::map<std::string, std::string> tags;  // the other tags (PB, PW, TI, RE, ...), last one wins
 };
 

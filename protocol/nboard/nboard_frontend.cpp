@@ -182,7 +182,12 @@ void NboardFrontend::cmd_hint(std::string_view line) {
         std::vector<Move> moves;
         for (int sq : squares(pos.moves())) moves.push_back(static_cast<Move>(sq));
         if (moves.empty() && pos.must_pass()) moves.push_back(kPass);
-        struct Line { int score; std::vector<Move> pv; int depth; int selectivity; };
+        struct Line {
+            int score;
+            std::vector<Move> pv;
+            int depth;
+            int selectivity;
+        };
         std::vector<Line> lines;
         std::uint64_t nodes = 0;
         std::chrono::milliseconds time{0};
@@ -200,7 +205,8 @@ void NboardFrontend::cmd_hint(std::string_view line) {
         std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.score > b.score; });
         if (lines.size() > wanted) lines.resize(wanted);
         for (const Line& l : lines) {
-            ctx_.send("search " + pv_text(l.pv) + " " + nboard_eval(l.score) + " 0 " + nboard_depth(l.depth, l.selectivity));
+            ctx_.send("search " + pv_text(l.pv) + " " + nboard_eval(l.score) + " 0 " +
+                      nboard_depth(l.depth, l.selectivity));
         }
         ctx_.send("nodestats " + std::to_string(nodes) + " " + seconds(time));
         ctx_.send("status");

@@ -13,7 +13,8 @@ namespace {
 
 void log_selective_status(const Searcher& searcher, int selectivity) {
     if (searcher.probcut_model() == nullptr) {
-        spdlog::info("selective search: the pattern weights carry no Multi-ProbCut calibration, Selectivity has no effect");
+        spdlog::info(
+            "selective search: the pattern weights carry no Multi-ProbCut calibration, Selectivity has no effect");
     } else {
         spdlog::info("selective search: Multi-ProbCut calibrated, Selectivity {}", selectivity);
     }
@@ -108,7 +109,7 @@ std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
     }
     if (grant->count() < wanted) {
         spdlog::debug("search threads: {} of the {} asked for (the server's {} are in use)", grant->count(), wanted,
-                     config_.threads->total());
+                      config_.threads->total());
     }
     return grant;
 }
@@ -120,8 +121,10 @@ Expected<bool> EngineContext::set_hash(std::size_t hash_mib) {
     const std::size_t new_mib = session_memory_mib(hash_mib);
     if (config_.budget && new_mib > old_mib && !config_.budget->reserve(new_mib - old_mib)) {
         return make_error("setoption Hash: " + std::to_string(hash_mib) + " MiB refused: it needs " +
-                          std::to_string(new_mib - old_mib) + " MiB more (2 x Hash) and the server's memory "
-                          "budget has " + std::to_string(config_.budget->available()) + " MiB left");
+                          std::to_string(new_mib - old_mib) +
+                          " MiB more (2 x Hash) and the server's memory "
+                          "budget has " +
+                          std::to_string(config_.budget->available()) + " MiB left");
     }
     bool resized = false;
     try {
@@ -160,23 +163,27 @@ Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
 
 Expected<bool> EngineContext::start_weights_load(const std::string& file) {
     if (!may_name_files(config_.files)) {
-        return make_error("setoption EvalFile: files cannot be named over the network (the server was started "
-                          "without --data-dir); the old weights stay");
+        return make_error(
+            "setoption EvalFile: files cannot be named over the network (the server was started "
+            "without --data-dir); the old weights stay");
     }
     const FileAccess access = config_.files;
-    launch([this, file, access](const std::atomic<bool>&) {
-        auto load = [&]() -> Expected<eval::PatternEvaluator> {
-            auto path = resolve_for_reading(access, file);
-            if (!path) return path.error();
-            auto set = eval::load_weights_file(*path, file);
-            if (!set) return set.error();
-            if (set->trained_mask != eval::kAllPhasesMask) {
-                return make_error("weights " + file + ": not every phase is trained (an interrupted training run?)");
-            }
-            return eval::PatternEvaluator(std::make_shared<const eval::WeightSet>(std::move(*set)));
-        };
-        loaded_.emplace(LoadedWeights{file, load()});
-    }, false, 1);
+    launch(
+        [this, file, access](const std::atomic<bool>&) {
+            auto load = [&]() -> Expected<eval::PatternEvaluator> {
+                auto path = resolve_for_reading(access, file);
+                if (!path) return path.error();
+                auto set = eval::load_weights_file(*path, file);
+                if (!set) return set.error();
+                if (set->trained_mask != eval::kAllPhasesMask) {
+                    return make_error("weights " + file +
+                                      ": not every phase is trained (an interrupted training run?)");
+                }
+                return eval::PatternEvaluator(std::make_shared<const eval::WeightSet>(std::move(*set)));
+            };
+            loaded_.emplace(LoadedWeights{file, load()});
+        },
+        false, 1);
     loading_ = true;
     return true;
 }

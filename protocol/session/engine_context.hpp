@@ -34,11 +34,11 @@ using LineSink = std::function<void(std::string line)>;
 using JobDoneNotifier = std::function<void()>;
 
 struct SessionConfig {
-    std::size_t hash_mib = 16;           // Hash at the start of a session
-    MemoryBudget* budget = nullptr;      // server-wide budget; nullptr: no limit (stdio)
-    ThreadBudget* threads = nullptr;     // server-wide search threads; nullptr: no limit (stdio)
-    FileAccess files;                    // which files options may name (file_access.hpp)
-    bool test_hooks = false;             // --test-hooks: the test-only commands (session.cpp)
+    std::size_t hash_mib = 16;        // Hash at the start of a session
+    MemoryBudget* budget = nullptr;   // server-wide budget; nullptr: no limit (stdio)
+    ThreadBudget* threads = nullptr;  // server-wide search threads; nullptr: no limit (stdio)
+    FileAccess files;                 // which files options may name (file_access.hpp)
+    bool test_hooks = false;          // --test-hooks: the test-only commands (session.cpp)
     std::string engine_name = "reversi";
 };
 

@@ -19,7 +19,8 @@ bool inside(const std::string& path, const std::string& dir) {
 Expected<std::string> resolve_for_reading(const FileAccess& access, const std::string& requested) {
     if (!access.remote) return requested;
     if (access.data_dir.empty()) {
-        return make_error("weights " + requested + ": files cannot be named over the network (the server was "
+        return make_error("weights " + requested +
+                          ": files cannot be named over the network (the server was "
                           "started without --data-dir)");
     }
     fs::path path(requested);

@@ -22,7 +22,8 @@ constexpr std::string_view kStopMarker = "\x01";
 
 }  // namespace
 
-Expected<std::unique_ptr<Session>> Session::create(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done) {
+Expected<std::unique_ptr<Session>> Session::create(const SessionConfig& config, LineSink sink,
+                                                   JobDoneNotifier job_done) {
     auto ctx = EngineContext::create(config, std::move(sink), std::move(job_done));
     if (!ctx) return ctx.error();
     return std::unique_ptr<Session>(new Session(std::move(*ctx)));

@@ -22,11 +22,11 @@ namespace reversi::timing {
 
 // One clock move as the engine planned it.
 struct PlannedMove {
-    int side = 0;                  // 0 black, 1 white
+    int side = 0;  // 0 black, 1 white
     int empties = 60;
     std::int64_t remaining_ms = -1;  // the clock `go` gave for the side to move; -1: none (movetime)
     std::int64_t increment_ms = 0;
-    std::int64_t hard_ms = 0;       // the hard limit planned, counted from reading `go`
+    std::int64_t hard_ms = 0;  // the hard limit planned, counted from reading `go`
 };
 
 class LatencyTracker {

@@ -7,10 +7,12 @@ namespace reversi::transport {
 void append_server_flags(std::vector<cli::OptionSpec>& options) {
     options.push_back({"data-dir", true, "DIR: the only files TCP clients may name (EvalFile); default: none"});
     options.push_back({"max-threads", true, "search threads of all TCP sessions together (default: the cores)"});
-    options.push_back({"max-search-time", true, "seconds after which a TCP session's search is stopped (default "
-                                                "3600, 0 = no limit)"});
-    options.push_back({"reclaim-idle", true, "seconds idle after which a TCP session makes room for a new client "
-                                             "when the server is full (default 30)"});
+    options.push_back({"max-search-time", true,
+                       "seconds after which a TCP session's search is stopped (default "
+                       "3600, 0 = no limit)"});
+    options.push_back({"reclaim-idle", true,
+                       "seconds idle after which a TCP session makes room for a new client "
+                       "when the server is full (default 30)"});
     options.push_back({"test-hooks", false, "tests only: enables the commands test-throw and test-throw-job"});
 }
 

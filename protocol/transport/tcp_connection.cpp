@@ -2,11 +2,11 @@
 
 #include <malloc.h>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
 namespace reversi::transport {
 
@@ -54,9 +54,12 @@ Expected<bool> TcpConnection::start(const session::SessionConfig& config) {
             if (error) self->fail(where, error);
         };
     };
-    asio::co_spawn(executor, [self] { return self->read_loop(); }, on_end("reader"));
-    asio::co_spawn(executor, [self] { return self->write_loop(); }, on_end("writer"));
-    asio::co_spawn(executor, [self] { return self->watchdog(); }, on_end("watchdog"));
+    asio::co_spawn(
+        executor, [self] { return self->read_loop(); }, on_end("reader"));
+    asio::co_spawn(
+        executor, [self] { return self->write_loop(); }, on_end("writer"));
+    asio::co_spawn(
+        executor, [self] { return self->watchdog(); }, on_end("watchdog"));
     return true;
 }
 
@@ -102,9 +105,9 @@ asio::awaitable<void> TcpConnection::read_loop() {
     std::string buffer;
     while (!closing_ && !closed_) {
         error_code ec;
-        const std::size_t n = co_await asio::async_read_until(
-            socket_, asio::dynamic_buffer(buffer, limits_.max_line + 1), '\n',
-            asio::redirect_error(asio::use_awaitable, ec));
+        const std::size_t n =
+            co_await asio::async_read_until(socket_, asio::dynamic_buffer(buffer, limits_.max_line + 1), '\n',
+                                            asio::redirect_error(asio::use_awaitable, ec));
         if (ec == asio::error::not_found) {
             spdlog::warn("connection {}: line longer than {} bytes; closing", peer_, limits_.max_line);
             deliver("info string error: line longer than " + std::to_string(limits_.max_line) +
@@ -141,7 +144,8 @@ asio::awaitable<void> TcpConnection::write_loop() {
             continue;
         }
         error_code ec;
-        co_await asio::async_write(socket_, asio::buffer(queue_.front()), asio::redirect_error(asio::use_awaitable, ec));
+        co_await asio::async_write(socket_, asio::buffer(queue_.front()),
+                                   asio::redirect_error(asio::use_awaitable, ec));
         if (ec || closed_) {
             if (ec && !closed_) spdlog::info("connection {}: write failed ({})", peer_, ec.message());
             break;

@@ -78,7 +78,7 @@ private:
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
     std::chrono::steady_clock::time_point last_input_;  // last input that counts as activity
-    std::uint64_t stopped_job_ = 0;                      // the job stopped for running too long
+    std::uint64_t stopped_job_ = 0;                     // the job stopped for running too long
     std::string peer_;
     bool closing_ = false;  // no more input; close once the queue is sent
     bool closed_ = false;

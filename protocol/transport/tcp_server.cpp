@@ -8,12 +8,12 @@
 #include <thread>
 #include <unordered_map>
 
+#include <spdlog/spdlog.h>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <spdlog/spdlog.h>
 
 #include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
@@ -53,8 +53,13 @@ void configure_allocator() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 class Server {
 public:
     Server(asio::io_context& io, const TcpOptions& options)
-        : io_(io), options_(options), acceptor_(io), signals_(io, SIGINT, SIGTERM), budget_(options.max_memory_mib),
-          threads_(options.max_threads > 0 ? options.max_threads : hardware_threads()), shutdown_timer_(io) {
+        : io_(io),
+          options_(options),
+          acceptor_(io),
+          signals_(io, SIGINT, SIGTERM),
+          budget_(options.max_memory_mib),
+          threads_(options.max_threads > 0 ? options.max_threads : hardware_threads()),
+          shutdown_timer_(io) {
         options_.session.budget = &budget_;
         options_.session.threads = &threads_;
         options_.session.files = session::FileAccess{true, options.data_dir};
@@ -72,14 +77,16 @@ public:
         if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
         if (!ec) acceptor_.bind(endpoint, ec);
         if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-        if (ec) return make_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) + ": " +
-                                  ec.message());
+        if (ec)
+            return make_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) + ": " +
+                              ec.message());
         const auto local = acceptor_.local_endpoint();
-        spdlog::info("listening on {}:{} (max {} sessions, {} MiB for hash tables, {} search threads, idle timeout "
-                     "{} s, search time limit {} s, data directory {})",
-                     local.address().to_string(), local.port(), options_.max_sessions, options_.max_memory_mib,
-                     threads_.total(), options_.idle_timeout.count(), options_.max_search_time.count(),
-                     options_.data_dir.empty() ? "none: clients cannot name files" : options_.data_dir);
+        spdlog::info(
+            "listening on {}:{} (max {} sessions, {} MiB for hash tables, {} search threads, idle timeout "
+            "{} s, search time limit {} s, data directory {})",
+            local.address().to_string(), local.port(), options_.max_sessions, options_.max_memory_mib, threads_.total(),
+            options_.idle_timeout.count(), options_.max_search_time.count(),
+            options_.data_dir.empty() ? "none: clients cannot name files" : options_.data_dir);
         std::printf("listening %s:%u\n", local.address().to_string().c_str(), static_cast<unsigned>(local.port()));
         std::fflush(stdout);
         return true;

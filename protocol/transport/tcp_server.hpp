@@ -19,17 +19,17 @@ namespace reversi::transport {
 
 struct TcpOptions {
     std::string host = "127.0.0.1";
-    std::uint16_t port = 7878;             // 0: any free port (printed on stdout as "listening HOST:PORT")
+    std::uint16_t port = 7878;  // 0: any free port (printed on stdout as "listening HOST:PORT")
     std::size_t max_line = 65536;
     std::chrono::seconds idle_timeout{300};
     std::size_t max_sessions = 64;
-    std::size_t max_memory_mib = 1024;     // budget for all sessions' hash tables
+    std::size_t max_memory_mib = 1024;  // budget for all sessions' hash tables
     std::size_t max_pending_output = 8 << 20;
-    int max_threads = 0;                   // search threads of all sessions together; 0: the machine's cores
+    int max_threads = 0;                         // search threads of all sessions together; 0: the machine's cores
     std::chrono::seconds max_search_time{3600};  // a longer job (go infinite...) is stopped; 0: no limit
-    std::chrono::seconds reclaim_idle{30};  // when full, a session idle this long makes room for a new client
-    session::SessionConfig session;        // its budget pointers and file access are set by the server
-    std::string data_dir;                  // canonical --data-dir (files clients may name); empty: none
+    std::chrono::seconds reclaim_idle{30};       // when full, a session idle this long makes room for a new client
+    session::SessionConfig session;              // its budget pointers and file access are set by the server
+    std::string data_dir;                        // canonical --data-dir (files clients may name); empty: none
 };
 
 // "HOST:PORT", "[v6addr]:PORT" or ":PORT"/"PORT" (loopback).

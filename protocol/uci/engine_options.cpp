@@ -13,9 +13,12 @@ const char* on_off(bool b) { return b ? "true" : "false"; }
 
 const char* ordering_name(MoveOrdering m) {
     switch (m) {
-        case MoveOrdering::Evaluated: return "evaluated";
-        case MoveOrdering::None: return "none";
-        default: return "normal";  // Fixed is not settable here (the comparison tool's)
+        case MoveOrdering::Evaluated:
+            return "evaluated";
+        case MoveOrdering::None:
+            return "none";
+        default:
+            return "normal";  // Fixed is not settable here (the comparison tool's)
     }
 }
 
@@ -38,8 +41,8 @@ std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
     lines.push_back("option name Threads type spin default " + std::to_string(o.search.threads) + " min 1 max " +
                     std::to_string(max_threads));
     std::string algo = "option name Algorithm type combo default " + std::string(algorithm_name(o.search.algorithm));
-    for (const char* a : {"minimax", "alphabeta", "alphabeta-hard", "negascout", "pvs", "scout", "mtdf", "sss", "dual",
-                          "cstar"}) {
+    for (const char* a :
+         {"minimax", "alphabeta", "alphabeta-hard", "negascout", "pvs", "scout", "mtdf", "sss", "dual", "cstar"}) {
         algo += " var ";
         algo += a;
     }
@@ -55,8 +58,8 @@ std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
     lines.push_back("option name EvalFile type string default " + (o.eval_file.empty() ? "<empty>" : o.eval_file));
     lines.push_back("option name MultiPV type spin default " + std::to_string(o.search.multipv) + " min 1 max " +
                     std::to_string(kMaxMultiPv));
-    lines.push_back("option name MoveOverhead type spin default " + std::to_string(o.move_overhead_ms) +
-                    " min 0 max " + std::to_string(kMaxMoveOverheadMs));
+    lines.push_back("option name MoveOverhead type spin default " + std::to_string(o.move_overhead_ms) + " min 0 max " +
+                    std::to_string(kMaxMoveOverheadMs));
     lines.push_back("option name Selectivity type spin default " + std::to_string(o.search.selectivity) + " min " +
                     std::to_string(kMinSelectivity) + " max " + std::to_string(kMaxSelectivity));
     return lines;

@@ -24,7 +24,7 @@ struct EngineOptions {
     std::size_t hash_mib = 16;
     SearchOptions search = engine_search_options();  // algorithm, tt, iterative deepening, aspiration, ordering,
                                                      // threads, multipv, evaluation (Eval), selectivity
-    std::string eval_file;         // EvalFile: pattern weights loaded by the session (empty: the embedded ones)
+    std::string eval_file;  // EvalFile: pattern weights loaded by the session (empty: the embedded ones)
     int move_overhead_ms = 30;
 };
 

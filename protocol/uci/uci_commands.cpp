@@ -117,7 +117,8 @@ std::vector<std::string_view> transcript_pieces(std::string_view token) {
     if (parse_move(token)) return {token};
     std::vector<std::string_view> pieces;
     while (!token.empty()) {
-        const std::size_t n = (token.size() >= 4 && iequals(token.substr(0, 4), "pass")) ? 4 : std::min<std::size_t>(2, token.size());
+        const std::size_t n =
+            (token.size() >= 4 && iequals(token.substr(0, 4), "pass")) ? 4 : std::min<std::size_t>(2, token.size());
         pieces.push_back(token.substr(0, n));
         token.remove_prefix(n);
     }
@@ -153,8 +154,8 @@ Expected<PositionSetup> play_move_tokens(PositionSetup setup, const std::vector<
 }
 
 // Board tokens from `first` up to "moves" (or the end): returns the position and the index of "moves".
-Expected<std::pair<Position, std::size_t>> board_tokens(const std::vector<std::string_view>& tokens,
-                                                        std::size_t first, Variant variant) {
+Expected<std::pair<Position, std::size_t>> board_tokens(const std::vector<std::string_view>& tokens, std::size_t first,
+                                                        Variant variant) {
     std::string board;
     std::size_t i = first;
     for (; i < tokens.size() && !iequals(tokens[i], "moves"); ++i) {

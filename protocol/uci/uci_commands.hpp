@@ -43,9 +43,9 @@ struct OptionAssignment {
 [[nodiscard]] Expected<OptionAssignment> parse_setoption(const std::vector<std::string_view>& tokens);
 
 struct PositionSetup {
-    Position start;                // the position the moves are played from
-    std::vector<Move> moves;       // the moves played from `start`
-    Position current;              // after the moves
+    Position start;           // the position the moves are played from
+    std::vector<Move> moves;  // the moves played from `start`
+    Position current;         // after the moves
 };
 // `line` is the whole command line ("position ..."). startpos | board <64 chars> <side> |
 // variant <name> [board <64 chars> <side>] | obf <line>, then optionally moves m1 m2 ...

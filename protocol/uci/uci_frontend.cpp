@@ -153,8 +153,8 @@ void UciFrontend::cmd_perft(std::string_view line) {
     ctx_.start_job([this, pos, d](const std::atomic<bool>& stop) {
         const auto start = std::chrono::steady_clock::now();
         const auto nodes = session::stoppable_perft(pos, d, stop);
-        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start)
-                            .count();
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
         if (!nodes) return ctx_.send("info string perft " + std::to_string(d) + " stopped");
         const auto nps = *nodes * 1000 / static_cast<std::uint64_t>(ms == 0 ? 1 : ms);
         ctx_.send("perft " + std::to_string(d) + " nodes " + std::to_string(*nodes) + " time " + std::to_string(ms) +

@@ -121,46 +121,50 @@ void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTimi
     const timing::TimeLimits planned = plan(ctx, go, pos, timing.latency.get());
     ctx.searcher().set_options(options);
     const bool multipv = options.multipv > 1;
-    ctx.start_job([&ctx, pos, base, planned, multipv, timing](const std::atomic<bool>& stop) {
-        // A timed search allocates the exact solver's table first, unless ucinewgame did (once per session
-        // and Hash size): it counts against this move, whose limits shrink by it, not against the first
-        // exact solve late in the game, and it is no sign of latency.
-        const auto prepare_start = Clock::now();
-        if (planned.hard) ctx.searcher().prepare_endgame();
-        const auto one_time = since(prepare_start);
-        SearchLimits limits = base;
-        const timing::TimeLimits late = timing::limits_after(planned, since(timing.received));
-        limits.soft_time = late.soft;
-        limits.hard_time = late.hard;
-        bool exact_sent = false;
-        SearchCallbacks callbacks;
-        callbacks.on_iteration = [&](const IterationReport& r) {
-            ctx.send(format_iteration(r, multipv));
-            if (r.wld) {
-                ctx.send(std::string("info string wld ") + (r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw"));
-            } else if (r.exact && !exact_sent) {
-                ctx.send("info string exact score " + std::to_string(r.score) + " discs");
-                exact_sent = true;
+    ctx.start_job(
+        [&ctx, pos, base, planned, multipv, timing](const std::atomic<bool>& stop) {
+            // A timed search allocates the exact solver's table first, unless ucinewgame did (once per session
+            // and Hash size): it counts against this move, whose limits shrink by it, not against the first
+            // exact solve late in the game, and it is no sign of latency.
+            const auto prepare_start = Clock::now();
+            if (planned.hard) ctx.searcher().prepare_endgame();
+            const auto one_time = since(prepare_start);
+            SearchLimits limits = base;
+            const timing::TimeLimits late = timing::limits_after(planned, since(timing.received));
+            limits.soft_time = late.soft;
+            limits.hard_time = late.hard;
+            bool exact_sent = false;
+            SearchCallbacks callbacks;
+            callbacks.on_iteration = [&](const IterationReport& r) {
+                ctx.send(format_iteration(r, multipv));
+                if (r.wld) {
+                    ctx.send(std::string("info string wld ") + (r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw"));
+                } else if (r.exact && !exact_sent) {
+                    ctx.send("info string exact score " + std::to_string(r.score) + " discs");
+                    exact_sent = true;
+                }
+            };
+            SearchResult result;
+            try {
+                result = search_completed(ctx.searcher(), pos, limits, callbacks, stop);
+            } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
+                spdlog::error("search failed: {}", e.what());
+                ctx.send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
+                result.best_move = kNoMove;
             }
-        };
-        SearchResult result;
-        try {
-            result = search_completed(ctx.searcher(), pos, limits, callbacks, stop);
-        } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
-            spdlog::error("search failed: {}", e.what());
-            ctx.send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
-            result.best_move = kNoMove;
-        }
-        if (!is_legal(pos, result.best_move)) {
-            if (result.best_move != kNoMove) {
-                spdlog::error("search returned the illegal move {}; playing a legal one", move_to_string(result.best_move));
+            if (!is_legal(pos, result.best_move)) {
+                if (result.best_move != kNoMove) {
+                    spdlog::error("search returned the illegal move {}; playing a legal one",
+                                  move_to_string(result.best_move));
+                }
+                result.best_move = fallback_move(pos);
             }
-            result.best_move = fallback_move(pos);
-        }
-        ctx.send(format_stats(result));
-        ctx.send("bestmove " + move_to_string(result.best_move));
-        if (timing.latency && planned.hard) timing.latency->on_answer(since(timing.received).count(), one_time.count());
-    }, go.infinite || !(ends_by_itself(base) || planned.hard || planned.soft));
+            ctx.send(format_stats(result));
+            ctx.send("bestmove " + move_to_string(result.best_move));
+            if (timing.latency && planned.hard)
+                timing.latency->on_answer(since(timing.received).count(), one_time.count());
+        },
+        go.infinite || !(ends_by_itself(base) || planned.hard || planned.soft));
 }
 
 }  // namespace reversi::uci

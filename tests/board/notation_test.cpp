@@ -56,7 +56,8 @@ TEST_CASE("board strings: errors say what is wrong") {
     auto bad_side = parse_board("---------------------------OX------XO--------------------------- -");
     REQUIRE_FALSE(bad_side);
     CHECK(bad_side.error().message.find("side to move") != std::string::npos);
-    auto off_board = parse_board("X--------------------------OX------XO--------------------------- X", Variant::Board6x6);
+    auto off_board =
+        parse_board("X--------------------------OX------XO--------------------------- X", Variant::Board6x6);
     REQUIRE_FALSE(off_board);
     CHECK(off_board.error().message.find("outside the 6x6 board") != std::string::npos);
 }
@@ -99,7 +100,8 @@ TEST_CASE("OBF lines") {
     auto single = parse_obf_line("---------------------------OX------XO--------------------------- X; +0;");
     REQUIRE(single);
     CHECK(*single->best_score() == 0);
-    auto terminated = parse_obf_line("---------------------------OX------XO--------------------------- X; D3:+0; --:-127;");
+    auto terminated =
+        parse_obf_line("---------------------------OX------XO--------------------------- X; D3:+0; --:-127;");
     REQUIRE(terminated);
     CHECK(terminated->move_scores.size() == 1);
 

@@ -73,7 +73,15 @@ TEST_CASE("apply_move rejects bad moves and leaves the position as it was") {
 
 TEST_CASE("a forced pass and a finished game") {
     // White to move has no move; black has one. Then after black's move nobody can move.
-    auto pos = parse_board("XO------" "--------" "--------" "--------" "--------" "--------" "--------" "-------- O");
+    auto pos = parse_board(
+        "XO------"
+        "--------"
+        "--------"
+        "--------"
+        "--------"
+        "--------"
+        "--------"
+        "-------- O");
     REQUIRE(pos);
     CHECK(pos->moves() == 0);
     CHECK(pos->must_pass());
@@ -90,7 +98,10 @@ TEST_CASE("a forced pass and a finished game") {
 
 TEST_CASE("hash keys: no collision among 1,000,000 distinct random positions") {
     std::unordered_set<std::uint64_t> keys;
-    std::unordered_set<Position, decltype([](const Position& p) { return std::hash<std::uint64_t>{}(p.player ^ (p.opponent * 31)); })> seen;
+    std::unordered_set<Position, decltype([](const Position& p) {
+                           return std::hash<std::uint64_t>{}(p.player ^ (p.opponent * 31));
+                       })>
+        seen;
     int distinct = 0;
     for (std::uint64_t seed = 1; distinct < 1000000; ++seed) {
         for (const auto& pos : testing::random_positions(Variant::Standard, 60000, seed)) {

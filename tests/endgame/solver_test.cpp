@@ -4,11 +4,11 @@
 #include <atomic>
 #include <thread>
 
+#include <algorithm>
+#include "engine/board/moves.hpp"
 #include "engine/board/notation.hpp"
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/solver.hpp"
-#include "engine/board/moves.hpp"
-#include <algorithm>
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/endgame/plain_solver.hpp"
 
@@ -173,8 +173,8 @@ TEST_CASE("pattern_search equals a plain negamax on the pattern evaluation") {
         for (const auto& pos : endgame_test::positions_with_empties(empties, 15, 99 + static_cast<unsigned>(empties))) {
             for (int depth = 0; depth <= 3; ++depth) {
                 std::uint64_t nodes = 0;
-                const int got = endgame::pattern_search(*pattern, pos.player, pos.opponent, depth, -(1 << 24),
-                                                        1 << 24, nodes);
+                const int got =
+                    endgame::pattern_search(*pattern, pos.player, pos.opponent, depth, -(1 << 24), 1 << 24, nodes);
                 REQUIRE(got == plain(pos.player, pos.opponent, depth));
                 ++checked;
             }

@@ -31,9 +31,9 @@ TEST_CASE("ProbCutStats recovers a line and its noise, and keeps only cells with
     ProbCutStats stats;
     for (int i = 0; i < 20000; ++i) {
         const double x = value(rng);
-        stats.add(4, 4, 8, x, 0.9 * x + 1.5 + noise(rng));      // the model's pair for depth 8
-        stats.add(4, 3, 8, x, 0.5 * x + noise(rng));            // another shallow depth: fitted, not kept
-        if (i < 50) stats.add(5, 4, 8, x, x + noise(rng));      // too few samples for the model
+        stats.add(4, 4, 8, x, 0.9 * x + 1.5 + noise(rng));  // the model's pair for depth 8
+        stats.add(4, 3, 8, x, 0.5 * x + noise(rng));        // another shallow depth: fitted, not kept
+        if (i < 50) stats.add(5, 4, 8, x, x + noise(rng));  // too few samples for the model
     }
     const ProbCutFit f = stats.fit(4, 4, 8);
     CHECK(f.n == 20000);

@@ -98,7 +98,8 @@ TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
     const auto report = fit_phase(samples, 6, config, w1.data());
     CHECK(report.train_count + report.test_count == samples.size());
     CHECK(report.test_count > 100);
-    MESSAGE("zero MAE " << report.zero_test_mae << ", train MAE " << report.train_mae << ", test MAE " << report.test_mae);
+    MESSAGE("zero MAE " << report.zero_test_mae << ", train MAE " << report.train_mae << ", test MAE "
+                        << report.test_mae);
     CHECK(report.train_mae < 0.5 * report.zero_train_mae);
     CHECK(report.test_mae < report.zero_test_mae);
     const auto again = fit_phase(samples, 6, config, w2.data());
@@ -108,7 +109,8 @@ TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
     // Overlap: more training positions (from the neighbouring phases), the same held-out ones.
     std::vector<Sample> wider = samples;
     for (const auto& pos : testing::random_positions(Variant::Standard, 20000, 23)) {
-        if (pos.empty_count() == 35 || pos.empty_count() == 42) wider.push_back(Sample{pos.player, pos.opponent, 1.0f, 1});
+        if (pos.empty_count() == 35 || pos.empty_count() == 42)
+            wider.push_back(Sample{pos.player, pos.opponent, 1.0f, 1});
     }
     config.overlap = 1;
     const auto overlapped = fit_phase(wider, 6, config, w2.data());
@@ -121,7 +123,9 @@ TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
     const auto pruned = fit_phase(samples, 6, config, w2.data());
     CHECK(pruned.active_weights < report.active_weights);
     CHECK(pruned.active_weights > 0);
-    const auto nonzero = [](const std::vector<std::int16_t>& w) { return std::count_if(w.begin(), w.end(), [](auto v) { return v != 0; }); };
+    const auto nonzero = [](const std::vector<std::int16_t>& w) {
+        return std::count_if(w.begin(), w.end(), [](auto v) { return v != 0; });
+    };
     CHECK(nonzero(w2) <= static_cast<long>(pruned.active_weights));
     CHECK(nonzero(w2) < nonzero(w1));
 }
@@ -203,7 +207,8 @@ TEST_CASE("sample caches round-trip and reject damage or another policy") {
 TEST_CASE("targets of one game: exact below the limit, theoretical above the theory depth, blended between") {
     // A random game played to the end, as a WTHOR record.
     std::mt19937_64 rng(17);
-    data::WthorGame game = testing::play_recorded_game([&rng](const Position& pos) { return random_legal_move(pos, rng); });
+    data::WthorGame game =
+        testing::play_recorded_game([&rng](const Position& pos) { return random_legal_move(pos, rng); });
     game.theoretical_black_score = 40;  // black +16 from 24 empties on, by decree
     TargetPolicy policy;
     policy.exact_empties = 8;
@@ -290,10 +295,11 @@ TEST_CASE("training set: two build threads give the same samples as one") {
     build.threads = 2;
     BuildReport two_report;
     std::vector<std::size_t> progress;
-    auto two = build_training_set(build, two_report, [&](const std::string&, std::size_t i, std::size_t n, const TargetStats&) {
-        CHECK(n == 4);
-        progress.push_back(i);
-    });
+    auto two = build_training_set(build, two_report,
+                                  [&](const std::string&, std::size_t i, std::size_t n, const TargetStats&) {
+                                      CHECK(n == 4);
+                                      progress.push_back(i);
+                                  });
     REQUIRE(two);
     CHECK(progress == std::vector<std::size_t>{1, 2, 3, 4});
     CHECK(two_report.stats.games == one_report.stats.games);

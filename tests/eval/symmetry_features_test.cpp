@@ -76,7 +76,8 @@ TEST_CASE("features of crafted positions") {
     Position empty{0, 0};
     FeatureIndices f{};
     extract_features(empty, f);
-    for (int i = 0; i < kInstanceCount; ++i) CHECK(f[i] == static_cast<std::uint32_t>(kShapeOffsets[kInstances[i].shape]));
+    for (int i = 0; i < kInstanceCount; ++i)
+        CHECK(f[i] == static_cast<std::uint32_t>(kShapeOffsets[kInstances[i].shape]));
     CHECK(f[kInstanceCount] == kMobilityOffset);
     CHECK(f[kInstanceCount + 2] == kParityOffset);
     // A single disc of the side to move on a1: digit 1 at square 0 of each instance that starts at a1.

@@ -60,7 +60,8 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     const std::string out = (dir / "tiny.weights").string();
-    const std::string common = "train --wthor " + data + "/wthor --max-games 300 --exact-empties 6 --iterations 8 --out " + out;
+    const std::string common =
+        "train --wthor " + data + "/wthor --max-games 300 --exact-empties 6 --iterations 8 --out " + out;
     const Run trained = run(common);
     REQUIRE_MESSAGE(trained.status == 0, trained.output);
     CHECK(trained.output.find("training set: ") != std::string::npos);
@@ -86,7 +87,8 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     CHECK(run("measure --depth 3 --eval nonsense " + data + "/endgame-hard/hard-20.obf").status != 0);
 
     const std::string with_model = (dir / "model.weights").string();
-    const Run probcut = run("probcut --weights " + out + " --wthor " + data + "/wthor --schedule 4:60,5:30 --min-samples 3 --threads 2 --out " + with_model);
+    const Run probcut = run("probcut --weights " + out + " --wthor " + data +
+                            "/wthor --schedule 4:60,5:30 --min-samples 3 --threads 2 --out " + with_model);
     REQUIRE_MESSAGE(probcut.status == 0, probcut.output);
     CHECK(probcut.output.find("sigma") != std::string::npos);
     {

@@ -21,8 +21,10 @@ WeightSet random_sparse_weights(std::uint64_t seed) {
     WeightSet set;
     for (auto& w : set.weights) {
         const auto r = rng() % 100;
-        if (r < 20) w = static_cast<std::int16_t>(static_cast<int>(rng() % 401) - 200);
-        else if (r == 20) w = static_cast<std::int16_t>(static_cast<int>(rng() % 65535) - 32767);
+        if (r < 20)
+            w = static_cast<std::int16_t>(static_cast<int>(rng() % 401) - 200);
+        else if (r == 20)
+            w = static_cast<std::int16_t>(static_cast<int>(rng() % 65535) - 32767);
     }
     set.weights.front() = 5;
     set.weights.back() = -32767;
@@ -172,7 +174,8 @@ TEST_CASE("weights files: version-1 files (no Multi-ProbCut section) still load"
     auto tail = v1;
     tail.push_back(0);
     CHECK_FALSE(decode_weights(tail, "v1 tail"));
-    for (std::size_t cut = 0; cut < v1.size(); cut += 1 + cut / 2) CHECK_FALSE(decode_weights(std::span(v1.data(), cut), "v1 cut"));
+    for (std::size_t cut = 0; cut < v1.size(); cut += 1 + cut / 2)
+        CHECK_FALSE(decode_weights(std::span(v1.data(), cut), "v1 cut"));
     auto damaged = v1;
     damaged[30] ^= 1;
     CHECK_FALSE(decode_weights(damaged, "v1 damaged"));
@@ -223,7 +226,8 @@ TEST_CASE("weights files: a truncated or corrupted Multi-ProbCut section is an e
     CHECK(patched(15, 0x80).find("bad values") != std::string::npos);  // sigma: negative
     {
         auto b = bytes;  // record 1 made a copy of record 0's cell
-        std::copy_n(b.begin() + static_cast<std::ptrdiff_t>(section), 3, b.begin() + static_cast<std::ptrdiff_t>(section + kProbCutRecordSize));
+        std::copy_n(b.begin() + static_cast<std::ptrdiff_t>(section), 3,
+                    b.begin() + static_cast<std::ptrdiff_t>(section + kProbCutRecordSize));
         const std::uint32_t crc = crc32(std::span<const std::uint8_t>(b.data() + section, section_size));
         for (int i = 0; i < 4; ++i) b[32 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(crc >> (8 * i));
         const std::uint32_t hcrc = crc32(std::span<const std::uint8_t>(b.data(), kWeightsHeaderSize - 4));

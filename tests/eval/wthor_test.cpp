@@ -96,9 +96,9 @@ TEST_CASE("WTHOR: the shared 1977-1985 files replay and finished games match the
         MESSAGE("skipped: ../shared/data is absent");
         return;
     }
-    const std::vector<std::pair<int, std::size_t>> expected = {{1977, 12}, {1978, 8}, {1979, 11}, {1980, 160},
-                                                                {1981, 153}, {1982, 110}, {1983, 199}, {1984, 587},
-                                                                {1985, 954}};
+    const std::vector<std::pair<int, std::size_t>> expected = {{1977, 12},  {1978, 8},   {1979, 11},
+                                                               {1980, 160}, {1981, 153}, {1982, 110},
+                                                               {1983, 199}, {1984, 587}, {1985, 954}};
     for (const auto& [year, count] : expected) {
         const std::string path = dir + "/wthor/WTH_" + std::to_string(year) + ".wtb";
         if (!std::filesystem::exists(path)) {

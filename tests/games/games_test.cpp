@@ -2,10 +2,10 @@
 
 #include <set>
 
+#include "engine/board/variant.hpp"
 #include "engine/games/othello_game.hpp"
 #include "engine/games/synthetic_tree.hpp"
 #include "engine/games/tictactoe.hpp"
-#include "engine/board/variant.hpp"
 
 using namespace reversi;
 

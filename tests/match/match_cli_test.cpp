@@ -12,10 +12,10 @@
 using namespace reversi;
 using namespace reversi::match_test;
 
-#define REQUIRE_PYTHON()                              \
-    if (!have_python()) {                             \
-        MESSAGE("python3 not found: skipped");        \
-        return;                                       \
+#define REQUIRE_PYTHON()                       \
+    if (!have_python()) {                      \
+        MESSAGE("python3 not found: skipped"); \
+        return;                                \
     }
 
 namespace {
@@ -61,10 +61,10 @@ TEST_CASE("openings: a file of transcripts and board strings, each played twice 
         std::ofstream f(dir + "/openings.txt");
         f << "# comment\n\nf5d6c3\n  f5 d6 c3 d3  \n% another comment\n" << board << "\n";
     }
-    const auto r = run_match({"--engine", "name=a", fake_uci("--seed 1"), "depth=1", "--engine", "name=b",
-                              fake_uci("--seed 2"), "depth=1", "--games", "8", "--openings", dir + "/openings.txt",
-                              "--out", dir + "/m", "--json", "--progress", "on"},
-                             dir);
+    const auto r = run_match(
+        {"--engine", "name=a", fake_uci("--seed 1"), "depth=1", "--engine", "name=b", fake_uci("--seed 2"), "depth=1",
+         "--games", "8", "--openings", dir + "/openings.txt", "--out", dir + "/m", "--json", "--progress", "on"},
+        dir);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find("games 8/8  W/D/L ") != std::string::npos);  // the progress line, forced on
@@ -119,9 +119,26 @@ TEST_CASE("openings: the XOT list from the shared data") {
 TEST_CASE("openings: random openings are distinct and within +-K discs of the balancing search") {
     REQUIRE_PYTHON();
     const std::string dir = scratch_dir("random");
-    const auto r = run_match({"--engine", "name=a", fake_uci("--seed 1"), "depth=1", "--engine", "name=b",
-                              fake_uci("--seed 2"), "depth=1", "--games", "12", "--random-openings", "6", "--balance",
-                              "2", "--balance-depth", "3", "--seed", "9", "--out", dir + "/m"},
+    const auto r = run_match({"--engine",
+                              "name=a",
+                              fake_uci("--seed 1"),
+                              "depth=1",
+                              "--engine",
+                              "name=b",
+                              fake_uci("--seed 2"),
+                              "depth=1",
+                              "--games",
+                              "12",
+                              "--random-openings",
+                              "6",
+                              "--balance",
+                              "2",
+                              "--balance-depth",
+                              "3",
+                              "--seed",
+                              "9",
+                              "--out",
+                              dir + "/m"},
                              dir);
     REQUIRE(r.exit_code == 0);
     const auto ggf = read_lines(dir + "/m.ggf");
@@ -147,10 +164,10 @@ TEST_CASE("openings: random openings are distinct and within +-K discs of the ba
 TEST_CASE("sprt: the match stops as soon as the test decides") {
     REQUIRE_PYTHON();
     const std::string dir = scratch_dir("sprt");
-    const auto r = run_match({"--engine", "name=bad", fake_uci("--mode illegal --after 0"), "depth=1", "--engine",
-                              "name=good", fake_uci(), "depth=1", "--games", "200", "--concurrency", "1", "--sprt",
-                              "0,50,0.05,0.05", "--out", dir + "/m", "--json"},
-                             dir);
+    const auto r = run_match(
+        {"--engine", "name=bad", fake_uci("--mode illegal --after 0"), "depth=1", "--engine", "name=good", fake_uci(),
+         "depth=1", "--games", "200", "--concurrency", "1", "--sprt", "0,50,0.05,0.05", "--out", dir + "/m", "--json"},
+        dir);
     CHECK(r.exit_code == 0);
     CHECK(json_field(r.out, "complete") == "true");
     CHECK(json_int(r.out, "games") == 2);  // one lost pair is enough against zero variance

@@ -12,10 +12,10 @@ RunResult faulty_match(const std::string& name, const std::vector<std::string>& 
     const std::string dir = scratch_dir(name);
     std::vector<std::string> args = {"--engine", "name=bad"};
     args.insert(args.end(), bad_tokens.begin(), bad_tokens.end());
-    const std::vector<std::string> rest = {"--engine", "name=good", fake_uci("--seed 7"), "depth=1",
-                                           "--games", "4", "--concurrency", "2", "--timeout", "800",
-                                           "--random-openings", "4", "--balance-depth", "0",
-                                           "--out", dir + "/m", "--json"};
+    const std::vector<std::string> rest = {
+        "--engine",  "name=good", fake_uci("--seed 7"), "depth=1", "--games",         "4", "--concurrency", "2",
+        "--timeout", "800",       "--random-openings",  "4",       "--balance-depth", "0", "--out",         dir + "/m",
+        "--json"};
     args.insert(args.end(), rest.begin(), rest.end());
     return run_match(args, dir);
 }
@@ -114,10 +114,10 @@ TEST_CASE("faults: the game record keeps the reason, and a sound pair of engines
     CHECK(log[1].find("reason illegal faulty 0") != std::string::npos);
 
     const std::string dir2 = scratch_dir("sound");
-    const auto ok = run_match({"--engine", "name=a", fake_uci("--seed 1"), "depth=1", "--engine", "name=b",
-                               fake_uci("--seed 2"), "depth=1", "--games", "4", "--random-openings", "6",
-                               "--out", dir2 + "/m", "--json"},
-                              dir2);
+    const auto ok =
+        run_match({"--engine", "name=a", fake_uci("--seed 1"), "depth=1", "--engine", "name=b", fake_uci("--seed 2"),
+                   "depth=1", "--games", "4", "--random-openings", "6", "--out", dir2 + "/m", "--json"},
+                  dir2);
     CHECK(ok.exit_code == 0);
     CHECK(json_field(ok.out, "forfeits") == "{}");
     CHECK(json_int(ok.out, "margin_games") == 4);
@@ -134,8 +134,8 @@ TEST_CASE("faults: an engine that cannot start stops the match with a clear erro
                              dir);
     CHECK(r.exit_code == 1);
     CHECK(r.err.find("cannot start engine dead") != std::string::npos);
-    const auto missing = run_match({"--engine", "name=x", "cmd=/nonexistent/engine", "depth=1", "--engine",
-                                    "name=good", fake_uci(), "depth=1", "--out", dir + "/m2"},
+    const auto missing = run_match({"--engine", "name=x", "cmd=/nonexistent/engine", "depth=1", "--engine", "name=good",
+                                    fake_uci(), "depth=1", "--out", dir + "/m2"},
                                    dir);
     CHECK(missing.exit_code == 1);
     CHECK(missing.err.find("No such file") != std::string::npos);

@@ -1,5 +1,7 @@
 #pragma once
 // Helpers for tests that run the real reversi-match binary against the test doubles in fakes/.
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -7,8 +9,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 namespace reversi::match_test {
@@ -21,7 +21,9 @@ inline std::string engine_binary() { return std::string(REVERSI_BINARY_DIR) + "/
 
 inline bool have_python() { return std::system("command -v python3 >/dev/null 2>&1") == 0; }
 
-inline fs::path scratch_root() { return fs::temp_directory_path() / ("reversi-match-test-" + std::to_string(::getpid())); }
+inline fs::path scratch_root() {
+    return fs::temp_directory_path() / ("reversi-match-test-" + std::to_string(::getpid()));
+}
 
 // Removes this test process's scratch files when it exits.
 struct ScratchCleanup {

@@ -8,19 +8,19 @@
 
 using namespace reversi::match_test;
 
-#define REQUIRE_PYTHON()                              \
-    if (!have_python()) {                             \
-        MESSAGE("python3 not found: skipped");        \
-        return;                                       \
+#define REQUIRE_PYTHON()                       \
+    if (!have_python()) {                      \
+        MESSAGE("python3 not found: skipped"); \
+        return;                                \
     }
 
 TEST_CASE("protocols: an NBoard engine plays a match through the same runner") {
     REQUIRE_PYTHON();
     const std::string dir = scratch_dir("nboard");
-    const auto r = run_match({"--engine", "name=nb", "proto=nboard", fake_nboard(), "depth=2", "--engine", "name=uci",
-                              fake_uci("--seed 3"), "depth=1", "--games", "4", "--random-openings", "4",
-                              "--balance-depth", "0", "--out", dir + "/m", "--json"},
-                             dir);
+    const auto r = run_match(
+        {"--engine", "name=nb", "proto=nboard", fake_nboard(), "depth=2", "--engine", "name=uci", fake_uci("--seed 3"),
+         "depth=1", "--games", "4", "--random-openings", "4", "--balance-depth", "0", "--out", dir + "/m", "--json"},
+        dir);
     INFO(r.err);
     CHECK(r.exit_code == 0);
     CHECK(json_int(r.out, "games") == 4);
@@ -59,10 +59,10 @@ TEST_CASE("protocols: a TCP engine (host:port) plays a match") {
     }
     const std::string port = read_text(port_file);
     REQUIRE(!port.empty());
-    const auto r = run_match({"--engine", "name=net", "tcp=127.0.0.1:" + port, "depth=1", "--engine", "name=local",
-                              fake_uci("--seed 9"), "depth=1", "--games", "4", "--concurrency", "2", "--out",
-                              dir + "/m", "--json"},
-                             dir);
+    const auto r = run_match(
+        {"--engine", "name=net", "tcp=127.0.0.1:" + port, "depth=1", "--engine", "name=local", fake_uci("--seed 9"),
+         "depth=1", "--games", "4", "--concurrency", "2", "--out", dir + "/m", "--json"},
+        dir);
     ::kill(server, SIGKILL);
     ::waitpid(server, nullptr, 0);
     INFO(r.err);
@@ -81,10 +81,10 @@ TEST_CASE("protocols: the deeper of two searching engines scores better") {
     REQUIRE_PYTHON();
     // Test doubles with a disc-count alpha-beta (fakes/othello_rules.py) at depth 3 against depth 1.
     const std::string dir = scratch_dir("depth");
-    const auto r = run_match({"--engine", "name=deep", fake_uci("--mode search"), "depth=3", "--engine", "name=shallow",
-                              fake_uci("--mode search"), "depth=1", "--games", "8", "--random-openings", "4",
-                              "--out", dir + "/m", "--json"},
-                             dir);
+    const auto r = run_match(
+        {"--engine", "name=deep", fake_uci("--mode search"), "depth=3", "--engine", "name=shallow",
+         fake_uci("--mode search"), "depth=1", "--games", "8", "--random-openings", "4", "--out", dir + "/m", "--json"},
+        dir);
     INFO(r.out);
     CHECK(r.exit_code == 0);
     CHECK(json_int(r.out, "games") == 8);
@@ -102,10 +102,10 @@ TEST_CASE("protocols: the real engine at depth 4 scores better than at depth 1")
     }
     const std::string dir = scratch_dir("real-engine");
     const std::string cmd = "cmd=" + engine_binary();
-    const auto r = run_match({"--engine", "name=d4", cmd, "depth=4", "--engine", "name=d1", cmd, "depth=1", "--games",
-                              "12", "--random-openings", "6", "--balance-depth", "0", "--seed", "3", "--out",
-                              dir + "/m", "--json"},
-                             dir);
+    const auto r =
+        run_match({"--engine", "name=d4", cmd, "depth=4", "--engine", "name=d1", cmd, "depth=1", "--games", "12",
+                   "--random-openings", "6", "--balance-depth", "0", "--seed", "3", "--out", dir + "/m", "--json"},
+                  dir);
     INFO(r.out);
     INFO(r.err);
     CHECK(r.exit_code == 0);

@@ -15,9 +15,27 @@ namespace {
 // Deterministic engines (a move is a hash of the position), so every game's result depends only on
 // its number: an interrupted and resumed match must end with exactly the uninterrupted counts.
 std::vector<std::string> match_args(const std::string& prefix) {
-    return {"--engine", "name=a", fake_uci("--seed 11"), "depth=1", "--engine", "name=b", fake_uci("--seed 12"),
-            "depth=1", "--games", "24", "--concurrency", "2", "--random-openings", "6", "--balance-depth", "2",
-            "--seed", "5", "--out", prefix, "--json"};
+    return {"--engine",
+            "name=a",
+            fake_uci("--seed 11"),
+            "depth=1",
+            "--engine",
+            "name=b",
+            fake_uci("--seed 12"),
+            "depth=1",
+            "--games",
+            "24",
+            "--concurrency",
+            "2",
+            "--random-openings",
+            "6",
+            "--balance-depth",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            prefix,
+            "--json"};
 }
 
 int complete_lines(const std::string& path) {
@@ -59,7 +77,8 @@ TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the
     REQUIRE(!ggf_before.empty());
     {
         std::ofstream ggf(prefix + ".ggf", std::ios::app);
-        ggf << ggf_before[0] << "\n" << "(;GM[Othello]GN[23]BO[8 " << std::string(64, '-') << " *];)\n";
+        ggf << ggf_before[0] << "\n"
+            << "(;GM[Othello]GN[23]BO[8 " << std::string(64, '-') << " *];)\n";
         std::ofstream log(prefix + ".log", std::ios::app);
         log << "game 23 opening 11 black 1 dis";  // no newline: torn
     }
@@ -86,8 +105,8 @@ TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the
     const auto resumed = run_match(resume_args, dir);
     INFO(resumed.err);
     REQUIRE(resumed.exit_code == 0);
-    for (const char* key : {"games", "wins", "draws", "losses", "pentanomial", "average_disc_margin", "elo",
-                            "elo_ci95", "complete", "forfeits"}) {
+    for (const char* key : {"games", "wins", "draws", "losses", "pentanomial", "average_disc_margin", "elo", "elo_ci95",
+                            "complete", "forfeits"}) {
         CHECK_MESSAGE(json_field(resumed.out, key) == json_field(full.out, key), key);
     }
     // Exactly one GGF game and one log line per game number.

@@ -21,8 +21,9 @@ std::vector<std::string> tournament_args(const std::string& prefix, int engines,
         args.insert(args.end(), {"--engine", "name=e" + std::to_string(e), fake_uci("--seed " + std::to_string(21 + e)),
                                  "depth=1"});
     }
-    args.insert(args.end(), {"--tournament", kind, "--games", std::to_string(games), "--concurrency", "2",
-                             "--random-openings", "6", "--balance-depth", "0", "--seed", "3", "--out", prefix, "--json"});
+    args.insert(args.end(),
+                {"--tournament", kind, "--games", std::to_string(games), "--concurrency", "2", "--random-openings", "6",
+                 "--balance-depth", "0", "--seed", "3", "--out", prefix, "--json"});
     return args;
 }
 
@@ -56,7 +57,8 @@ std::vector<std::size_t> pairing_offsets(const std::string& json) {
 std::vector<std::string> standings_lines(const std::string& json) {
     std::vector<std::string> out;
     auto at = json.find("\"standings\": [");
-    while ((at = json.find("{\"rank\": ", at + 1)) != std::string::npos) out.push_back(json.substr(at, json.find('\n', at) - at));
+    while ((at = json.find("{\"rank\": ", at + 1)) != std::string::npos)
+        out.push_back(json.substr(at, json.find('\n', at) - at));
     return out;
 }
 
@@ -248,10 +250,27 @@ TEST_CASE("tournament: a forfeit is charged to the right engine in every pairing
     }
     // e1 is the second engine of (e0, e1) and the first of (e1, e2); it plays an illegal move in every game.
     const std::string dir = scratch_dir("rr-faults");
-    const auto r = run_match({"--engine", "name=e0", fake_uci("--seed 1"), "depth=1", "--engine", "name=e1",
-                              fake_uci("--seed 2 --mode illegal --after 3"), "depth=1", "--engine", "name=e2",
-                              fake_uci("--seed 3"), "depth=1", "--games", "2", "--random-openings", "6",
-                              "--balance-depth", "0", "--out", dir + "/f", "--json"},
+    const auto r = run_match({"--engine",
+                              "name=e0",
+                              fake_uci("--seed 1"),
+                              "depth=1",
+                              "--engine",
+                              "name=e1",
+                              fake_uci("--seed 2 --mode illegal --after 3"),
+                              "depth=1",
+                              "--engine",
+                              "name=e2",
+                              fake_uci("--seed 3"),
+                              "depth=1",
+                              "--games",
+                              "2",
+                              "--random-openings",
+                              "6",
+                              "--balance-depth",
+                              "0",
+                              "--out",
+                              dir + "/f",
+                              "--json"},
                              dir);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);

@@ -28,9 +28,9 @@ TEST_CASE("time control: a Fischer clock is charged, refilled and flags beyond t
     GameClock clock(tc);
     CHECK(clock.charge(milliseconds(400)));
     CHECK(clock.remaining() == milliseconds(700));  // 1000 - 400 + 100
-    CHECK(clock.charge(milliseconds(740)));          // 40 ms over the flag: within the margin
-    CHECK(clock.remaining() == milliseconds(100));   // clamped at 0, then the increment
-    CHECK_FALSE(clock.charge(milliseconds(151)));    // 51 ms over: a time forfeit
+    CHECK(clock.charge(milliseconds(740)));         // 40 ms over the flag: within the margin
+    CHECK(clock.remaining() == milliseconds(100));  // clamped at 0, then the increment
+    CHECK_FALSE(clock.charge(milliseconds(151)));   // 51 ms over: a time forfeit
     const auto t0 = std::chrono::steady_clock::now();
     GameClock fresh(tc);
     CHECK(*fresh.flag_deadline(t0) == t0 + milliseconds(1050));

@@ -89,7 +89,8 @@ TEST_CASE("GGF: a game from NBoard, tags and moves with eval/time") {
     CHECK(g->tags.at("PB") == "a]b");
     CHECK(g->tags.at("TI") == "15:00");
     // Squares in groups of 8, as some writers do.
-    auto spaced = nboard::parse_ggf("(;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *];)");
+    auto spaced = nboard::parse_ggf(
+        "(;GM[Othello]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *];)");
     REQUIRE(spaced);
     CHECK(spaced->current == start_position());
 }
@@ -109,19 +110,20 @@ TEST_CASE("GGF: explicit and implied passes") {
 
 TEST_CASE("GGF: malformed games are refused with a message saying where") {
     const std::string bo = std::string("BO[8 ") + kStart + "]";
-    struct Case { std::string text; const char* needle; };
-    for (const Case& c : {Case{"", "starts with"}, Case{"(;GM[Othello]" + bo + "B[F5]", "unterminated"},
-                          Case{"(;GM[Go]" + bo + ";)", "not an Othello game"},
-                          Case{"(;GM[Othello]BO[10 x];)", "only 8x8"}, Case{"(;GM[Othello]" + bo + "B[A1];)", "move 1"},
-                          Case{"(;GM[Othello]" + bo + "B[F5]B[F6];)", "move 2"},
-                          Case{"(;GM[Othello]" + bo + "W[F5];)", "white moves but black is to move"},
-                          Case{"(;GM[Othello]B[F5]" + bo + ";)", "before the board"},
-                          Case{"(;GM[Othello];)", "no board"}, Case{std::string("(;GM[Othello]BO[8 ") + kStart + ";)", "not closed"},
-                          Case{"(;GM[Othello]" + bo + bo + ";)", "second BO"},
-                          Case{"(;GM[Othello]" + bo + "B[zz];)", "not a move"},
-                          Case{"(;GM[Othello]" + bo + "!!;)", "unexpected"},
-                          Case{"(;GM[Othello]" + bo + "XY;)", "has no [value]"},
-                          Case{"(;GM[Othello]BO[8 ---];)", "BO"}}) {
+    struct Case {
+        std::string text;
+        const char* needle;
+    };
+    for (const Case& c :
+         {Case{"", "starts with"}, Case{"(;GM[Othello]" + bo + "B[F5]", "unterminated"},
+          Case{"(;GM[Go]" + bo + ";)", "not an Othello game"}, Case{"(;GM[Othello]BO[10 x];)", "only 8x8"},
+          Case{"(;GM[Othello]" + bo + "B[A1];)", "move 1"}, Case{"(;GM[Othello]" + bo + "B[F5]B[F6];)", "move 2"},
+          Case{"(;GM[Othello]" + bo + "W[F5];)", "white moves but black is to move"},
+          Case{"(;GM[Othello]B[F5]" + bo + ";)", "before the board"}, Case{"(;GM[Othello];)", "no board"},
+          Case{std::string("(;GM[Othello]BO[8 ") + kStart + ";)", "not closed"},
+          Case{"(;GM[Othello]" + bo + bo + ";)", "second BO"}, Case{"(;GM[Othello]" + bo + "B[zz];)", "not a move"},
+          Case{"(;GM[Othello]" + bo + "!!;)", "unexpected"}, Case{"(;GM[Othello]" + bo + "XY;)", "has no [value]"},
+          Case{"(;GM[Othello]BO[8 ---];)", "BO"}}) {
         auto g = nboard::parse_ggf(c.text);
         REQUIRE_MESSAGE(!g, c.text);
         CHECK_MESSAGE(g.error().message.find(c.needle) != std::string::npos, g.error().message);
@@ -144,7 +146,8 @@ TEST_CASE("line splitter: LF and CRLF, pieces, overlong lines, a last line witho
     CHECK(overlong == 2);
     transport::LineSplitter exact(3);
     std::vector<std::string> e;
-    exact.feed("abc\nabcd\n", [&](std::string_view l) { e.emplace_back(l); }, on_over);
+    exact.feed(
+        "abc\nabcd\n", [&](std::string_view l) { e.emplace_back(l); }, on_over);
     CHECK(e == std::vector<std::string>{"abc"});
 }
 

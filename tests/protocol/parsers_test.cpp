@@ -23,7 +23,9 @@ TEST_CASE("tokens split on any whitespace and quote() is printable and bounded")
     CHECK(t[0] == "go");
     CHECK(t[2] == "5");
     CHECK(text::split_tokens("").empty());
-    CHECK(text::quote(std::string("a\x01\xff", 3)) == "'a?" "?'");
+    CHECK(text::quote(std::string("a\x01\xff", 3)) ==
+          "'a?"
+          "?'");
     CHECK(text::quote(std::string(100, 'x')).size() == 40 + 2 + 3);
     CHECK(text::rest_after_tokens("set game (;GM[x] ;)  ", 2) == "(;GM[x] ;)");
 }
@@ -40,8 +42,9 @@ TEST_CASE("parse_integer checks syntax and range") {
 }
 
 TEST_CASE("parse_go reads every parameter") {
-    auto g = go("depth 7 nodes 1000 movetime 250 btime 60000 wtime 50000 binc 100 winc 200 movestogo 12 infinite "
-                "solve wld algo mtdf searchmoves f5 d6 pass");
+    auto g =
+        go("depth 7 nodes 1000 movetime 250 btime 60000 wtime 50000 binc 100 winc 200 movestogo 12 infinite "
+           "solve wld algo mtdf searchmoves f5 d6 pass");
     REQUIRE(g);
     CHECK(*g->depth == 7);
     CHECK(*g->nodes == 1000);
@@ -63,12 +66,15 @@ TEST_CASE("parse_go reads every parameter") {
 }
 
 TEST_CASE("parse_go refuses bad input and names the token") {
-    struct Case { const char* line; const char* needle; };
-    for (const Case& c : {Case{"depth", "missing number"}, Case{"depth x", "'x'"}, Case{"depth 0", "out of range"},
-                          Case{"nodes 0", "out of range"}, Case{"movetime -1", "out of range"},
-                          Case{"algo", "missing algorithm"}, Case{"algo nope", "'nope'"},
-                          Case{"searchmoves", "no moves"}, Case{"searchmoves z9", "'z9'"},
-                          Case{"fly", "unknown parameter 'fly'"}, Case{"movestogo 0", "out of range"}}) {
+    struct Case {
+        const char* line;
+        const char* needle;
+    };
+    for (const Case& c :
+         {Case{"depth", "missing number"}, Case{"depth x", "'x'"}, Case{"depth 0", "out of range"},
+          Case{"nodes 0", "out of range"}, Case{"movetime -1", "out of range"}, Case{"algo", "missing algorithm"},
+          Case{"algo nope", "'nope'"}, Case{"searchmoves", "no moves"}, Case{"searchmoves z9", "'z9'"},
+          Case{"fly", "unknown parameter 'fly'"}, Case{"movestogo 0", "out of range"}}) {
         auto g = go(c.line);
         REQUIRE_MESSAGE(!g, c.line);
         CHECK_MESSAGE(g.error().message.find(c.needle) != std::string::npos, g.error().message);
@@ -96,9 +102,19 @@ TEST_CASE("setoption parsing and option assignment") {
     CHECK(uci::assign_option(base, "Ordering", "none")->search.ordering == MoveOrdering::None);
     CHECK(uci::assign_option(base, "MultiPV", "5")->search.multipv == 5);
     CHECK(uci::assign_option(base, "MoveOverhead", "0")->move_overhead_ms == 0);
-    for (auto [n, v] : {std::pair{"Hash", "0"}, {"Hash", "65537"}, {"Threads", "0"}, {"Threads", "257"},
-                        {"MultiPV", "65"}, {"MoveOverhead", "5001"}, {"Algorithm", "x"}, {"TT", "maybe"},
-                        {"Ordering", "random"}, {"Nope", "1"}, {"Hash", ""}, {"Eval", "nn"}, {"EvalFile", ""}}) {
+    for (auto [n, v] : {std::pair{"Hash", "0"},
+                        {"Hash", "65537"},
+                        {"Threads", "0"},
+                        {"Threads", "257"},
+                        {"MultiPV", "65"},
+                        {"MoveOverhead", "5001"},
+                        {"Algorithm", "x"},
+                        {"TT", "maybe"},
+                        {"Ordering", "random"},
+                        {"Nope", "1"},
+                        {"Hash", ""},
+                        {"Eval", "nn"},
+                        {"EvalFile", ""}}) {
         CHECK_MESSAGE(!uci::assign_option(base, n, v), n << "=" << v);
     }
     auto heuristic = uci::assign_option(base, "eval", "Heuristic");
@@ -146,7 +162,8 @@ TEST_CASE("parse_position: every form, and errors name the bad token") {
     auto b = uci::parse_position("position board " + to_board_string(start_position()) + " moves f5");
     REQUIRE(b);
     CHECK(b->current == start_position().play(37));
-    auto split = uci::parse_position("position board -------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X");
+    auto split =
+        uci::parse_position("position board -------- -------- -------- ---OX--- ---XO--- -------- -------- -------- X");
     REQUIRE(split);
     CHECK(split->start == start_position());
     auto v = uci::parse_position("position variant 6x6 moves pass");
@@ -157,12 +174,15 @@ TEST_CASE("parse_position: every form, and errors name the bad token") {
     auto o = uci::parse_position("position obf " + to_board_string(start_position()) + "; F5:+0; % comment");
     REQUIRE(o);
     CHECK(o->current == start_position());
-    struct Case { const char* line; const char* needle; };
+    struct Case {
+        const char* line;
+        const char* needle;
+    };
     for (const Case& c : {Case{"position", "expected startpos"}, Case{"position startpos moves f5 e6", "move 2 'e6'"},
-                          Case{"position startpos moves f5 xx", "move 2 'xx'"}, Case{"position startpos junk", "'junk'"},
-                          Case{"position board", "missing"}, Case{"position variant", "missing the variant"},
-                          Case{"position variant 7x7", "'7x7'"}, Case{"position obf", "missing the OBF"},
-                          Case{"position obf garbage", "position obf"}}) {
+                          Case{"position startpos moves f5 xx", "move 2 'xx'"},
+                          Case{"position startpos junk", "'junk'"}, Case{"position board", "missing"},
+                          Case{"position variant", "missing the variant"}, Case{"position variant 7x7", "'7x7'"},
+                          Case{"position obf", "missing the OBF"}, Case{"position obf garbage", "position obf"}}) {
         auto r = uci::parse_position(c.line);
         REQUIRE_MESSAGE(!r, c.line);
         CHECK_MESSAGE(r.error().message.find(c.needle) != std::string::npos, r.error().message);
@@ -192,7 +212,10 @@ TEST_CASE("parse_position: moves tokens may be concatenated transcripts") {
     auto six_t = uci::parse_position("position variant 6x6 moves " + move_to_string(m1) + move_to_string(m2));
     REQUIRE(six_t);
     CHECK(six_t->moves == std::vector<Move>{m1, m2});
-    struct Case { const char* line; const char* needle; };
+    struct Case {
+        const char* line;
+        const char* needle;
+    };
     for (const Case& c : {Case{"position startpos moves f5d6e6", "move 3 'e6' (in 'f5d6e6'): illegal"},
                           Case{"position startpos moves f5 d6c3zz", "move 4 'zz' (in 'd6c3zz') is not a move"},
                           Case{"position startpos moves f5d6c", "move 3 'c' (in 'f5d6c') is not a move"},

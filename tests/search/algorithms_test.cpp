@@ -44,7 +44,8 @@ int check_positions(Variant variant, int count, std::uint64_t seed, int max_dept
             tt.clear();  // a fresh table: entries of deeper searches would (rightly) change the value
             OthelloCtx ctx(HeuristicCall{&eval}, OthelloOrder(c.ordering), c.use_tt ? &tt : nullptr);
             const int guess = static_cast<int>(i % 7) - 3;
-            const auto r = run_algorithm(c.algorithm, ctx, OthelloState{pos}, depth, -ctx.kInfinity, ctx.kInfinity, guess);
+            const auto r =
+                run_algorithm(c.algorithm, ctx, OthelloState{pos}, depth, -ctx.kInfinity, ctx.kInfinity, guess);
             if (r.value != expected) {
                 CAPTURE(algorithm_name(c.algorithm));
                 CAPTURE(c.use_tt);
@@ -145,7 +146,8 @@ TEST_CASE("synthetic uniform trees of several (n, d) and orders: every algorithm
     struct Shape {
         int n, d;
     };
-    for (const Shape shape : {Shape{2, 8}, Shape{3, 5}, Shape{4, 4}, Shape{5, 3}, Shape{8, 4}, Shape{1, 6}, Shape{6, 1}}) {
+    for (const Shape shape :
+         {Shape{2, 8}, Shape{3, 5}, Shape{4, 4}, Shape{5, 3}, Shape{8, 4}, Shape{1, 6}, Shape{6, 1}}) {
         for (TreeOrder order : {TreeOrder::Natural, TreeOrder::Perfect, TreeOrder::Good}) {
             for (std::uint64_t seed = 1; seed <= 4; ++seed) {
                 auto tree = UniformTree::create(TreeSpec{shape.n, shape.d, seed, 50, order});

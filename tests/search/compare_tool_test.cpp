@@ -41,7 +41,7 @@ TEST_CASE("reversi-compare: 4x4 start, depths 1-3, every algorithm: tables, CSV 
     const std::string csv = read_all(dir / "out.csv");
     CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 9 * 3);
     CHECK(read_all(dir / "out.svg").rfind("<svg", 0) == 0);
-    CHECK(read_all(dir / "err.txt").find("depth  3") != std::string::npos);  // progress on stderr
+    CHECK(read_all(dir / "err.txt").find("depth  3") != std::string::npos);             // progress on stderr
     CHECK(std::system((tool.string() + " --depths 3 > /dev/null 2>&1").c_str()) != 0);  // no position: an error
     std::filesystem::remove_all(dir);
 }

@@ -26,7 +26,9 @@ using OthelloCtx = SearchContext<OthelloState, HeuristicCall, OthelloOrder>;
 // Games without a horizon evaluation (always searched to the end in the tests).
 struct NoEval {
     template <class S>
-    int operator()(const S&) const noexcept { return 0; }
+    int operator()(const S&) const noexcept {
+        return 0;
+    }
 };
 template <class S>
 using NaturalCtx = SearchContext<S, NoEval, NaturalOrder>;

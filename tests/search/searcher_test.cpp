@@ -219,8 +219,8 @@ TEST_CASE("transposition table: packing, probing, merging bounds, sizes") {
     CHECK(u.upper == 40);
     CHECK(u.move == 33);
     CHECK(u.depth == 12);
-    const TTData extreme = TranspositionTable::unpack(
-        TranspositionTable::pack(TTData{-(1 << 20) - 1, (1 << 20) + 1, kNoMove, 127}, 63));
+    const TTData extreme =
+        TranspositionTable::unpack(TranspositionTable::pack(TTData{-(1 << 20) - 1, (1 << 20) + 1, kNoMove, 127}, 63));
     CHECK(extreme.lower == -(1 << 20) - 1);
     CHECK(extreme.upper == (1 << 20) + 1);
     CHECK(extreme.move == kNoMove);

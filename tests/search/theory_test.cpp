@@ -191,7 +191,8 @@ TEST_CASE("C*: at most ceil(log2(hi - lo + 1)) null-window searches (11 on [-100
         CHECK(r.value == 30);
         CHECK(r.searches == 11);
     }
-    for (auto [lo, hi] : {std::pair{-1000, 1000}, std::pair{-64, 64}, std::pair{-7, 3}, std::pair{-1, 0}, std::pair{5, 5}}) {
+    for (auto [lo, hi] :
+         {std::pair{-1000, 1000}, std::pair{-64, 64}, std::pair{-7, 3}, std::pair{-1, 0}, std::pair{5, 5}}) {
         const int bound = static_cast<int>(std::ceil(std::log2(static_cast<double>(hi - lo + 1))));
         for (int s = lo; s <= hi; ++s) {
             FailHardTest test{s};

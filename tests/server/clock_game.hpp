@@ -13,12 +13,12 @@
 namespace reversi::testing {
 
 struct ClockGame {
-    bool finished = false;            // the game reached its end
-    bool forfeit = false;             // a clock fell to 0 or below
+    bool finished = false;  // the game reached its end
+    bool forfeit = false;   // a clock fell to 0 or below
     int plies = 0;
-    std::int64_t least_left_ms = 0;   // the lowest clock after a move (before the increment)
+    std::int64_t least_left_ms = 0;      // the lowest clock after a move (before the increment)
     std::int64_t worst_overstep_ms = 0;  // the most a move used beyond the clock it had (<= 0: none)
-    std::string failure;              // why the game stopped early (forfeit, no answer)
+    std::string failure;                 // why the game stopped early (forfeit, no answer)
 };
 
 // Plays one game against itself: both sides start with `clock_ms` and gain `increment_ms` per move.

@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <dirent.h>
+#include <cerrno>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
@@ -85,7 +85,8 @@ std::optional<std::string> LineChannel::read_line(std::chrono::milliseconds time
             return line;
         }
         if (eof_ || read_fd_ < 0) return std::nullopt;
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) return std::nullopt;
         pollfd pfd{read_fd_, POLLIN, 0};
         const int r = ::poll(&pfd, 1, static_cast<int>(left.count()));
@@ -106,7 +107,8 @@ std::vector<std::string> LineChannel::read_until(const std::string& prefix, std:
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::vector<std::string> lines;
     while (true) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         auto line = read_line(std::max(left, std::chrono::milliseconds(0)));
         if (!line) return {};
         lines.push_back(*line);
@@ -117,7 +119,8 @@ std::vector<std::string> LineChannel::read_until(const std::string& prefix, std:
 bool LineChannel::wait_closed(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (!read_line(left)) return eof_;
     }
     return eof_;

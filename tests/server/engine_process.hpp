@@ -25,7 +25,7 @@ public:
     LineChannel& operator=(LineChannel&& other) noexcept;
     ~LineChannel();
 
-    bool send(const std::string& line);          // appends '\n'
+    bool send(const std::string& line);  // appends '\n'
     bool send_raw(const std::string& bytes);
     // The next line, or nullopt on timeout or end of stream.
     std::optional<std::string> read_line(std::chrono::milliseconds timeout = 10s);

@@ -106,11 +106,13 @@ TEST_CASE("hostile stdin: EvalFile naming a directory, /proc/self/mem, /dev/zero
     REQUIRE(::mkfifo((dir / "fifo").c_str(), 0600) == 0);
     EngineProcess engine;
     auto& io = engine.io();
-    const std::vector<std::pair<std::string, std::string>> cases = {
-        {".", "not a regular file"},          {dir.path().string(), "not a regular file"},
-        {"/dev/zero", "not a regular file"},  {(dir / "fifo").string(), "not a regular file"},
-        {"/dev/stdin", "not a regular file"}, {"/proc/self/mem", "read error"},
-        {"/nonexistent/w.bin", "cannot open the file"}};
+    const std::vector<std::pair<std::string, std::string>> cases = {{".", "not a regular file"},
+                                                                    {dir.path().string(), "not a regular file"},
+                                                                    {"/dev/zero", "not a regular file"},
+                                                                    {(dir / "fifo").string(), "not a regular file"},
+                                                                    {"/dev/stdin", "not a regular file"},
+                                                                    {"/proc/self/mem", "read error"},
+                                                                    {"/nonexistent/w.bin", "cannot open the file"}};
     for (const auto& [path, reason] : cases) {
         const std::string line = refusal(io, path);
         CHECK_MESSAGE(contains(line, "weights " + path + ": " + reason), line);
@@ -130,9 +132,7 @@ TEST_CASE("hostile stdin: oversized, truncated and valid weights files") {
     TempDir dir;
     write_weights(dir / "good.weights");
     write_file(dir / "short.weights", "RVP");
-    {
-        std::ofstream big(dir / "big.weights", std::ios::binary);
-    }
+    { std::ofstream big(dir / "big.weights", std::ios::binary); }
     fs::resize_file(dir / "big.weights", (std::uintmax_t{64} << 20) + 1);  // sparse: one byte over the cap
     EngineProcess engine;
     auto& io = engine.io();
@@ -148,8 +148,8 @@ TEST_CASE("hostile tcp: without --data-dir no file can be named, and the server 
     write_weights(dir / "good.weights");
     ServerProcess server;
     LineChannel c = server.connect();
-    for (const std::string& path : {(dir / "good.weights").string(), std::string("/etc/passwd"), std::string("."),
-                                    std::string("/dev/zero")}) {
+    for (const std::string& path :
+         {(dir / "good.weights").string(), std::string("/etc/passwd"), std::string("."), std::string("/dev/zero")}) {
         const std::string line = refusal(c, path);
         CHECK_MESSAGE(contains(line, "files cannot be named over the network"), line);
     }
@@ -169,9 +169,10 @@ TEST_CASE("hostile tcp: with --data-dir only files inside load, and outside path
     LineChannel c = server.connect();
     // Outside the directory: one message, whether the file exists (secret, /etc/passwd) or not.
     const std::string secret = (outside / "secret").string();
-    for (const std::string& path : {secret, (outside / "missing").string(), std::string("/etc/passwd"),
-                                    std::string("/etc/no-such-file"), std::string("../" + outside.path().filename().string() + "/secret"),
-                                    std::string("link-out"), std::string("."), std::string("/proc/self/mem")}) {
+    for (const std::string& path :
+         {secret, (outside / "missing").string(), std::string("/etc/passwd"), std::string("/etc/no-such-file"),
+          std::string("../" + outside.path().filename().string() + "/secret"), std::string("link-out"),
+          std::string("."), std::string("/proc/self/mem")}) {
         const std::string line = refusal(c, path);
         CHECK_MESSAGE(line == "info string error: setoption EvalFile: weights " + path +
                                   ": no such file in the server's data directory; the old weights stay (pattern "
@@ -207,8 +208,9 @@ TEST_CASE("hostile tcp: the issue's crash lines and injected exceptions leave th
               return contains(l, "setoption EvalFile: weights sub: not a regular file");
           }) == 1);
     CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) {
-              return l == "info string error: internal error in 'test-throw': test-throw: an injected failure; the "
-                          "session goes on";
+              return l ==
+                     "info string error: internal error in 'test-throw': test-throw: an injected failure; the "
+                     "session goes on";
           }) == 1);
     c.send("test-throw");  // not queued: thrown on the reader coroutine
     CHECK(starts_with(c.read_line(20s).value_or(""), "info string error: internal error in 'test-throw'"));
@@ -416,7 +418,6 @@ constexpr const char* kTwentyEmpties[] = {
     "---OX--O----OXOO--XXXOOO--XXXOOX-XXXOOXX--XOXXXX--OOOXXX--XXXXXX X",
 };
 
-
 }  // namespace
 
 TEST_CASE("hostile tcp: the memory budget holds while every admitted session solves endgames") {
@@ -442,7 +443,8 @@ TEST_CASE("hostile tcp: the memory budget holds while every admitted session sol
     const int rounds = kSanitized ? 1 : 3;
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t i = 0; i < admitted.size(); ++i) {
-            admitted[i].send(std::string("position board ") + kTwentyEmpties[(i + static_cast<std::size_t>(round)) % 3]);
+            admitted[i].send(std::string("position board ") +
+                             kTwentyEmpties[(i + static_cast<std::size_t>(round)) % 3]);
             admitted[i].send(kSanitized ? "go depth 4" : "go solve");
         }
         for (auto& c : admitted) REQUIRE(!c.read_until("bestmove ", 120s).empty());
@@ -523,6 +525,7 @@ TEST_CASE("hostile stdin: the EvalFile answer always comes before the replies to
     REQUIRE(!lines.empty());
     const auto error = std::find_if(lines.begin(), lines.end(),
                                     [](const auto& l) { return contains(l, "setoption EvalFile: weights .:"); });
-    const auto board = std::find_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "board: "); });
+    const auto board =
+        std::find_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "board: "); });
     CHECK(error < board);
 }

@@ -46,15 +46,17 @@ TEST_CASE("nboard session as the GUI sends it") {
     io.send("hint 3");
     lines = io.read_until("nodestats ");
     REQUIRE(!lines.empty());
-    const auto searches = std::count_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "search "); });
+    const auto searches =
+        std::count_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "search "); });
     CHECK(searches >= 1);
     CHECK(searches <= 3);
     // The depth field of a selective search: 3@P% (the engine's default selectivity).
     const std::string selective_depth = " 3@" + std::to_string(reversi::kEngineSelectivity) + "%";
     for (const auto& x : lines) {
         if (!starts_with(x, "search ")) continue;
-        const bool ends_with_depth = x.size() > selective_depth.size() &&
-                                     x.compare(x.size() - selective_depth.size(), std::string::npos, selective_depth) == 0;
+        const bool ends_with_depth =
+            x.size() > selective_depth.size() &&
+            x.compare(x.size() - selective_depth.size(), std::string::npos, selective_depth) == 0;
         CHECK_MESSAGE(ends_with_depth, x);
     }
     io.send("learn");
@@ -217,7 +219,8 @@ TEST_CASE("nboard go stopped at once by ping answers the move and value of a com
         io.send("ping 1");
         const auto lines = io.read_until("pong 1", 30s);
         REQUIRE(!lines.empty());
-        const auto answer = std::find_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "=== "); });
+        const auto answer =
+            std::find_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "=== "); });
         REQUIRE(answer != lines.end());
         const auto got = move_and_eval(*answer);
         const bool known = std::find(reference.begin(), reference.end(), got) != reference.end();
@@ -235,7 +238,8 @@ TEST_CASE("nboard hint stopped at once by ping still sends its search lines") {
     io.send("ping 1");
     const auto lines = io.read_until("pong 1", 30s);
     REQUIRE(!lines.empty());
-    const auto searches = std::count_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "search "); });
+    const auto searches =
+        std::count_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "search "); });
     CHECK(searches == 3);  // 3 of the legal moves, each with a completed depth (at least 1)
     CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& x) { return starts_with(x, "nodestats "); }) == 1);
 }
@@ -244,9 +248,26 @@ TEST_CASE("nboard with stderr merged into stdout as the GUI starts it: every lin
     // Default log level, stderr into the same pipe: a start-up log line would arrive as protocol.
     EngineProcess engine({}, false, true);
     auto& io = engine.io();
-    const std::vector<std::string> commands{"nboard 2", "set depth 4", std::string("set game ") + kGame, "ping 1", "go", "ping 2",
-                                  "move D6", "hint 3", "ping 3", "go", "ping 4", "learn", "set contempt 0",
-                                  "set contempt 100", "move Z9", "frobnicate", "analyze", "ping 5", "hint 2", "quit"};
+    const std::vector<std::string> commands{"nboard 2",
+                                            "set depth 4",
+                                            std::string("set game ") + kGame,
+                                            "ping 1",
+                                            "go",
+                                            "ping 2",
+                                            "move D6",
+                                            "hint 3",
+                                            "ping 3",
+                                            "go",
+                                            "ping 4",
+                                            "learn",
+                                            "set contempt 0",
+                                            "set contempt 100",
+                                            "move Z9",
+                                            "frobnicate",
+                                            "analyze",
+                                            "ping 5",
+                                            "hint 2",
+                                            "quit"};
     for (const auto& cmd : commands) io.send(cmd);
     const std::regex valid(
         "set myname \\S+|status( .*)?|nodestats \\d+ \\d+\\.\\d\\d|search [A-H1-8PA]+ -?\\d+\\.\\d\\d 0 \\d+(@\\d+%)?"

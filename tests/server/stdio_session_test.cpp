@@ -7,8 +7,8 @@
 #include <random>
 #include <thread>
 
-#include "engine/search/search_types.hpp"
 #include "clock_game.hpp"
+#include "engine/search/search_types.hpp"
 #include "engine_process.hpp"
 
 using namespace reversi::testing;
@@ -18,7 +18,8 @@ namespace {
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 int count_prefix(const std::vector<std::string>& lines, const std::string& p) {
-    return static_cast<int>(std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return starts_with(l, p); }));
+    return static_cast<int>(
+        std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return starts_with(l, p); }));
 }
 
 // The option line for `name` from a `uci` reply.
@@ -63,13 +64,18 @@ TEST_CASE("setoption accepts in-range values and refuses bad ones keeping the ol
         CHECK_MESSAGE(starts_with(*l, "info string error: setoption MoveOverhead"), *l);
     }
     CHECK(option_line(io, "MoveOverhead").find("default 120 ") != std::string::npos);
-    struct Case { const char* name; const char* good; const char* bad; const char* shown; };
-    for (const Case& c : {Case{"Hash", "8", "0", "default 8 "}, Case{"Threads", "2", "100000", "default 2 "},
-                          Case{"Algorithm", "mtdf", "bogosort", "default mtdf "},
-                          Case{"Aspiration", "off", "maybe", "default false"}, Case{"TT", "false", "2", "default false"},
-                          Case{"IterativeDeepening", "off", "x", "default false"},
-                          Case{"Ordering", "none", "random", "default none "}, Case{"MultiPV", "3", "0", "default 3 "},
-                          Case{"Selectivity", "73", "101", "default 73 "}}) {
+    struct Case {
+        const char* name;
+        const char* good;
+        const char* bad;
+        const char* shown;
+    };
+    for (const Case& c :
+         {Case{"Hash", "8", "0", "default 8 "}, Case{"Threads", "2", "100000", "default 2 "},
+          Case{"Algorithm", "mtdf", "bogosort", "default mtdf "}, Case{"Aspiration", "off", "maybe", "default false"},
+          Case{"TT", "false", "2", "default false"}, Case{"IterativeDeepening", "off", "x", "default false"},
+          Case{"Ordering", "none", "random", "default none "}, Case{"MultiPV", "3", "0", "default 3 "},
+          Case{"Selectivity", "73", "101", "default 73 "}}) {
         io.send(std::string("setoption name ") + c.name + " value " + c.good);
         io.send(std::string("setoption name ") + c.name + " value " + c.bad);
         auto l = io.read_line();
@@ -91,7 +97,10 @@ TEST_CASE("position errors name the bad token and keep the previous position") {
     const auto before = io.read_until("moves:");
     REQUIRE(!before.empty());
     CHECK(before.back() == "moves: f5 d6");
-    struct Bad { const char* command; const char* token; };
+    struct Bad {
+        const char* command;
+        const char* token;
+    };
     for (const Bad& b : {Bad{"position startpos moves f5 a1", "'a1'"}, Bad{"position startpos moves f5 zz", "'zz'"},
                          Bad{"position board xyz X", "4 characters"}, Bad{"position variant 9x9", "'9x9'"},
                          Bad{"position frobnicate", "'frobnicate'"}, Bad{"position startpos f5", "'f5'"},
@@ -160,7 +169,8 @@ TEST_CASE("Eval and EvalFile options: switching changes the score, a bad file is
         std::string score;
         for (const auto& l : io.read_until("bestmove ")) {
             const auto at = l.find(" score ");
-            if (starts_with(l, "info depth ") && at != std::string::npos) score += l.substr(at, l.find(' ', at + 11) - at);
+            if (starts_with(l, "info depth ") && at != std::string::npos)
+                score += l.substr(at, l.find(' ', at + 11) - at);
         }
         return score;
     };
@@ -194,9 +204,10 @@ TEST_CASE("go depth gives info lines then the stats line then exactly one bestmo
     const auto lines = io.read_until("bestmove ");
     REQUIRE(lines.size() >= 3);
     CHECK(count_prefix(lines, "info depth ") >= 1);
-    const std::string& last_info = *std::find_if(lines.rbegin(), lines.rend(),
-                                                 [](const auto& l) { return starts_with(l, "info depth "); });
-    for (const char* field : {" seldepth ", " selectivity ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "}) {
+    const std::string& last_info =
+        *std::find_if(lines.rbegin(), lines.rend(), [](const auto& l) { return starts_with(l, "info depth "); });
+    for (const char* field :
+         {" seldepth ", " selectivity ", " score cp ", " nodes ", " nps ", " time ", " hashfull ", " pv "}) {
         CHECK_MESSAGE(last_info.find(field) != std::string::npos, last_info);
     }
     REQUIRE(lines.size() >= 2);
@@ -234,9 +245,9 @@ TEST_CASE("go on a finished game answers bestmove none and a forced pass bestmov
 TEST_CASE("go parameters with bad numbers or unknown words are refused and searchmoves restricts the root") {
     EngineProcess engine;
     auto& io = engine.io();
-    for (const char* bad : {"go depth abc", "go depth 0", "go depth 61", "go nodes -5", "go movetime x",
-                            "go wtime", "go algo bogosort", "go frobnicate", "go searchmoves zz",
-                            "go depth 99999999999999999999999"}) {
+    for (const char* bad :
+         {"go depth abc", "go depth 0", "go depth 61", "go nodes -5", "go movetime x", "go wtime", "go algo bogosort",
+          "go frobnicate", "go searchmoves zz", "go depth 99999999999999999999999"}) {
         io.send(bad);
         auto l = io.read_line();
         REQUIRE(l);
@@ -266,7 +277,8 @@ TEST_CASE("searches with helper threads and MultiPV through the protocol") {
     io.send("go depth 5");
     auto lines = io.read_until("bestmove ");
     REQUIRE(!lines.empty());
-    CHECK(std::any_of(lines.begin(), lines.end(), [](const auto& l) { return l.find(" multipv 2 ") != std::string::npos; }));
+    CHECK(std::any_of(lines.begin(), lines.end(),
+                      [](const auto& l) { return l.find(" multipv 2 ") != std::string::npos; }));
     io.send("setoption name MultiPV value 1");
     io.send("go infinite");
     std::this_thread::sleep_for(30ms);
@@ -299,8 +311,9 @@ TEST_CASE("go and stop at random moments give exactly one bestmove per go") {
     EngineProcess engine;
     auto& io = engine.io();
     std::mt19937 rng(12345);
-    const char* gos[] = {"go infinite", "go depth 60", "go movetime 30", "go depth 2", "go nodes 3000",
-                         "go wtime 200 btime 200", "go solve"};
+    const char* gos[] = {"go infinite", "go depth 60",   "go movetime 30",
+                         "go depth 2",  "go nodes 3000", "go wtime 200 btime 200",
+                         "go solve"};
     int bestmoves = 0;
     const int rounds = 40;
     for (int i = 0; i < rounds; ++i) {
@@ -459,9 +472,17 @@ TEST_CASE("quit during a search sends the bestmove and exits 0 and so does the e
 TEST_CASE("quit behind waiting commands still carries them out and every go gets its bestmove") {
     // A script written at once: a search runs while the rest waits; the quit must not drop what waits
     // before it (the race showed up in 2 of 3 runs before the fix, hence the rounds).
-    const std::vector<std::string> script = {
-        "uci", "isready", "position startpos moves f5 d6", "go depth 8", "isready", "position startpos moves a1",
-        "setoption name Hash value 999999999", "go depth 4 algo mtdf", "d", "quit", "go depth 1"};
+    const std::vector<std::string> script = {"uci",
+                                             "isready",
+                                             "position startpos moves f5 d6",
+                                             "go depth 8",
+                                             "isready",
+                                             "position startpos moves a1",
+                                             "setoption name Hash value 999999999",
+                                             "go depth 4 algo mtdf",
+                                             "d",
+                                             "quit",
+                                             "go depth 1"};
     for (int round = 0; round < 6; ++round) {
         CAPTURE(round);
         EngineProcess engine;

@@ -38,7 +38,8 @@ TEST_CASE("tcp sessions are independent and answer the same protocol") {
     a.send("setoption name MoveOverhead value 77");
     b.send("uci");
     bool b_default = false;
-    for (const auto& l : b.read_until("uciok")) b_default |= starts_with(l, "option name MoveOverhead type spin default 30 ");
+    for (const auto& l : b.read_until("uciok"))
+        b_default |= starts_with(l, "option name MoveOverhead type spin default 30 ");
     CHECK(b_default);
     a.send("go infinite");
     b.send("go depth 3");
@@ -98,8 +99,10 @@ TEST_CASE("tcp garbage input is answered with errors and the session keeps worki
     c.send("isready");
     const auto lines = c.read_until("readyok");
     REQUIRE(!lines.empty());
-    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "info string error: go depth"); }) == 1);
-    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return l.find("move 2 'f5'") != std::string::npos; }) == 1);
+    CHECK(std::count_if(lines.begin(), lines.end(),
+                        [](const auto& l) { return starts_with(l, "info string error: go depth"); }) == 1);
+    CHECK(std::count_if(lines.begin(), lines.end(),
+                        [](const auto& l) { return l.find("move 2 'f5'") != std::string::npos; }) == 1);
 }
 
 TEST_CASE("tcp idle timeout closes a silent client with a message") {

@@ -16,9 +16,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Random positions reached by random play from the start, for move-generation throughput.
 std::vector<Position> sample_positions(int count, unsigned seed) {
@@ -45,7 +43,8 @@ std::vector<Position> sample_positions(int count, unsigned seed) {
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
-        "reversi-bench", "reversi-bench [--depth N] [--hash MIB] [--search-only] [--perft-depth N] [--positions N]",
+        "reversi-bench",
+        "reversi-bench [--depth N] [--hash MIB] [--search-only] [--perft-depth N] [--positions N]",
         "First the search fingerprint: 8 fixed positions searched with the engine's search (iterative\n"
         "deepening + negascout + TT + aspiration + Multi-ProbCut at the engine's default selectivity),\n"
         "one thread, a cleared table of fixed size, fixed depth;\n"
@@ -75,9 +74,8 @@ int main(int argc, char** argv) {
     BenchOptions bench_options;
     bench_options.depth = static_cast<int>(*search_depth);
     bench_options.hash_mib = static_cast<std::size_t>(*hash);
-    const BenchResult bench = run_bench(bench_options, [](const std::string& line) {
-        std::fprintf(stderr, "%s\n", line.c_str());
-    });
+    const BenchResult bench =
+        run_bench(bench_options, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
     const double bench_seconds = static_cast<double>(bench.time.count()) / 1000.0;
     std::printf("Positions: %d  depth %lld  hash %lld MiB  threads 1\n", bench.positions,
                 static_cast<long long>(*search_depth), static_cast<long long>(*hash));

@@ -34,9 +34,9 @@ Expected<std::pair<int, int>> parse_range(const std::string& text, const std::st
 
 std::string default_data_dir() {
     std::error_code ec;
-    for (const std::filesystem::path& dir : {std::filesystem::path("../shared/data"),
-                                            std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() /
-                                                "../../../../shared/data"}) {
+    for (const std::filesystem::path& dir :
+         {std::filesystem::path("../shared/data"),
+          std::filesystem::read_symlink("/proc/self/exe", ec).parent_path() / "../../../../shared/data"}) {
         if (std::filesystem::is_directory(dir / "ffo", ec)) return dir.lexically_normal().string();
     }
     return "../shared/data";
@@ -108,8 +108,9 @@ int main(int argc, char** argv) {
          {"depths", true, "depth range N-M (default 2-10)"},
          {"algorithms", true, "comma-separated names (default: all nine)"},
          {"tt", true, "transposition table on/off (default on)"},
-         {"ordering", true, "move ordering: normal, none (ascending squares), article (the mini-reversi\n"
-                            "                   article's fixed order d2 e2 b4 g4 ...) (default normal)"},
+         {"ordering", true,
+          "move ordering: normal, none (ascending squares), article (the mini-reversi\n"
+          "                   article's fixed order d2 e2 b4 g4 ...) (default normal)"},
          {"variant", true, "board of the board strings and of --start: 8x8, 6x6, 4x4, diamond, diamond-parallel"},
          {"start", false, "add the variant's start position"},
          {"id", true, "iterative deepening on/off (default on: a cell counts iterations 1..depth)"},
@@ -156,7 +157,8 @@ int main(int argc, char** argv) {
             lines = *r;
         }
         for (int i = lines.first; i <= lines.second && i <= static_cast<int>(entries->size()); ++i) {
-            m.positions.push_back({path + " #" + std::to_string(i), (*entries)[static_cast<std::size_t>(i - 1)].position});
+            m.positions.push_back(
+                {path + " #" + std::to_string(i), (*entries)[static_cast<std::size_t>(i - 1)].position});
         }
     }
     auto variant = parse_variant(args.get("variant", "8x8"));
@@ -175,7 +177,8 @@ int main(int argc, char** argv) {
     if (!depths) return fail(depths.error().message);
     if (depths->first < 1 || depths->second > 60) return fail("--depths: depths are 1-60");
     for (int d = depths->first; d <= depths->second; ++d) m.depths.push_back(d);
-    auto algorithms = parse_algorithms(args.get("algorithms", "minimax,alphabeta,alphabeta-hard,negascout,scout,mtdf,sss,dual,cstar"));
+    auto algorithms = parse_algorithms(
+        args.get("algorithms", "minimax,alphabeta,alphabeta-hard,negascout,scout,mtdf,sss,dual,cstar"));
     if (!algorithms) return fail(algorithms.error().message);
     m.algorithms = *algorithms;
 
@@ -189,7 +192,7 @@ int main(int argc, char** argv) {
     options.use_tt = *tt;
     options.iterative_deepening = *id;
     options.aspiration = *aspiration;
-    options.dedicated_endgame = false;  // every algorithm, negascout included, solves with its own search
+    options.dedicated_endgame = false;      // every algorithm, negascout included, solves with its own search
     options.selectivity = kMaxSelectivity;  // textbook comparisons: never selective (Multi-ProbCut off)
     const std::string eval_name = args.get("eval", "heuristic");
     auto eval_kind = parse_eval_kind(eval_name);
@@ -246,14 +249,17 @@ int main(int argc, char** argv) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::printf("settings: eval %s, tt %s, ordering %s, iterative deepening %s, aspiration %s, hash %lld MiB, "
-                "1 thread, %lld s per cell\n\n",
-                eval_name.c_str(), options.use_tt ? "on" : "off", ordering.c_str(), options.iterative_deepening ? "on" : "off",
-                options.aspiration ? "on" : "off", static_cast<long long>(*hash), static_cast<long long>(*limit));
+    std::printf(
+        "settings: eval %s, tt %s, ordering %s, iterative deepening %s, aspiration %s, hash %lld MiB, "
+        "1 thread, %lld s per cell\n\n",
+        eval_name.c_str(), options.use_tt ? "on" : "off", ordering.c_str(), options.iterative_deepening ? "on" : "off",
+        options.aspiration ? "on" : "off", static_cast<long long>(*hash), static_cast<long long>(*limit));
     std::printf("%s", format_tables(m).c_str());
     std::printf("searches took %.1f s\n\n", seconds);
-    if (args.has("csv") && !write_file(args.get("csv", ""), format_csv(m))) return fail("cannot write " + args.get("csv", ""));
-    if (args.has("svg") && !write_file(args.get("svg", ""), format_svg(m))) return fail("cannot write " + args.get("svg", ""));
+    if (args.has("csv") && !write_file(args.get("csv", ""), format_csv(m)))
+        return fail("cannot write " + args.get("csv", ""));
+    if (args.has("svg") && !write_file(args.get("svg", ""), format_svg(m)))
+        return fail("cannot write " + args.get("svg", ""));
     if (!args.has("no-trees")) std::printf("%s", synthetic_tree_ratios().c_str());
     return 0;
 }

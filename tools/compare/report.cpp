@@ -73,7 +73,8 @@ std::string table(const Measurements& m, Field field, CellOf cell) {
         }
         out << pad(with_commas(total), 16);
         char ratio[32] = "-";
-        if (theirs > 0) std::snprintf(ratio, sizeof ratio, "%.3f", static_cast<double>(mine) / static_cast<double>(theirs));
+        if (theirs > 0)
+            std::snprintf(ratio, sizeof ratio, "%.3f", static_cast<double>(mine) / static_cast<double>(theirs));
         out << pad(ratio, 14) << "\n";
     }
     return out.str();
@@ -110,15 +111,18 @@ std::string format_tables(const Measurements& m) {
                 const Cell& c = m.cells[p][a][d];
                 if (!c.done) continue;
                 const std::string s = std::to_string(c.score);
-                if (text == "-") text = s;
-                else if (text != s) agree = false;
+                if (text == "-")
+                    text = s;
+                else if (text != s)
+                    agree = false;
             }
             out << pad(agree ? text : text + "!", 14);
         }
         out << "\n\n";
     }
     if (m.positions.size() > 1) {
-        out << "== total over " << m.positions.size() << " positions (a depth counts when every position finished it)\n";
+        out << "== total over " << m.positions.size()
+            << " positions (a depth counts when every position finished it)\n";
         auto cell = [&](std::size_t a, std::size_t d) { return total_cell(m, a, d); };
         out << table(m, Field::Nodes, cell) << "\n" << table(m, Field::Leaves, cell) << "\n";
     }
@@ -127,8 +131,10 @@ std::string format_tables(const Measurements& m) {
     for (std::size_t d = 0; d < m.depths.size(); ++d) {
         bool all = true;
         for (std::size_t a = 0; a < m.algorithms.size(); ++a) all = all && total_cell(m, a, d).done;
-        if (all) common = d + 1;
-        else break;
+        if (all)
+            common = d + 1;
+        else
+            break;
     }
     if (common > 0 && !m.algorithms.empty()) {
         std::size_t best = 0;
@@ -141,8 +147,8 @@ std::string format_tables(const Measurements& m) {
                 best = a;
             }
         }
-        out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths[common - 1] << " (all algorithms): "
-            << algorithm_name(m.algorithms[best]) << " (" << with_commas(best_nodes) << ")\n";
+        out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths[common - 1]
+            << " (all algorithms): " << algorithm_name(m.algorithms[best]) << " (" << with_commas(best_nodes) << ")\n";
     }
     // Fewest nodes over every depth, among the algorithms that finished every depth on every position.
     {
@@ -194,8 +200,8 @@ std::string format_csv(const Measurements& m) {
                 std::snprintf(seconds, sizeof seconds, "%.3f", c.seconds);
                 out << '"' << m.positions[p].name << "\"," << to_board_string(m.positions[p].position) << ','
                     << algorithm_name(m.algorithms[a]) << ',' << m.depths[d] << ',' << (c.done ? 1 : 0) << ','
-                    << c.nodes << ',' << c.leaves << ',' << c.score << ',' << move_to_string(c.best) << ','
-                    << seconds << "\n";
+                    << c.nodes << ',' << c.leaves << ',' << c.score << ',' << move_to_string(c.best) << ',' << seconds
+                    << "\n";
             }
         }
     }
@@ -220,7 +226,8 @@ std::string format_svg(const Measurements& m) {
     const double log_lo = std::floor(std::log10(lo)), log_hi = std::max(log_lo + 1, std::ceil(std::log10(hi)));
     const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
     auto x_of = [&](std::size_t d) {
-        return kLeft + (m.depths.size() > 1 ? plot_w * static_cast<double>(d) / static_cast<double>(m.depths.size() - 1) : plot_w / 2);
+        return kLeft + (m.depths.size() > 1 ? plot_w * static_cast<double>(d) / static_cast<double>(m.depths.size() - 1)
+                                            : plot_w / 2);
     };
     auto y_of = [&](double nodes) { return kTop + plot_h * (1 - (std::log10(nodes) - log_lo) / (log_hi - log_lo)); };
 
@@ -238,10 +245,11 @@ std::string format_svg(const Measurements& m) {
             << "</text>\n";
     }
     for (std::size_t d = 0; d < m.depths.size(); ++d) {
-        out << "<text x=\"" << x_of(d) << "\" y=\"" << kTop + plot_h + 20 << "\" text-anchor=\"middle\">"
-            << m.depths[d] << "</text>\n";
+        out << "<text x=\"" << x_of(d) << "\" y=\"" << kTop + plot_h + 20 << "\" text-anchor=\"middle\">" << m.depths[d]
+            << "</text>\n";
     }
-    out << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 15 << "\" text-anchor=\"middle\">depth</text>\n";
+    out << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 15
+        << "\" text-anchor=\"middle\">depth</text>\n";
     out << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
         << "\" fill=\"none\" stroke=\"black\"/>\n";
     for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
@@ -251,9 +259,9 @@ std::string format_svg(const Measurements& m) {
             const Cell c = total_cell(m, a, d);
             if (!c.done || c.nodes == 0) continue;
             points << x_of(d) << ',' << y_of(static_cast<double>(c.nodes)) << ' ';
-            out << "<circle cx=\"" << x_of(d) << "\" cy=\"" << y_of(static_cast<double>(c.nodes)) << "\" r=\"3\" fill=\""
-                << colour << "\"><title>" << algorithm_name(m.algorithms[a]) << " depth " << m.depths[d] << ": "
-                << c.nodes << " nodes</title></circle>\n";
+            out << "<circle cx=\"" << x_of(d) << "\" cy=\"" << y_of(static_cast<double>(c.nodes))
+                << "\" r=\"3\" fill=\"" << colour << "\"><title>" << algorithm_name(m.algorithms[a]) << " depth "
+                << m.depths[d] << ": " << c.nodes << " nodes</title></circle>\n";
         }
         out << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"" << points.str()
             << "\"/>\n";

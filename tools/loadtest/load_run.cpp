@@ -58,7 +58,8 @@ int run_load(const LoadConfig& config) {
     std::mutex latency_mutex;
     std::vector<double> answer_ms;
     const auto start = Clock::now();
-    const auto until = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.seconds));
+    const auto until =
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.seconds));
     std::vector<std::thread> threads;
     for (int i = 0; i < config.clients; ++i) {
         threads.emplace_back([&, i] {
@@ -75,8 +76,10 @@ int run_load(const LoadConfig& config) {
                     c.send(kPositions[rng() % std::size(kPositions)]);
                     const int kind = static_cast<int>(rng() % 4);
                     const bool stop = kind == 0 || kind == 1;
-                    const char* go = kind == 0 ? "go infinite" : kind == 1 ? "go depth 60" : kind == 2 ? "go nodes 5000"
-                                                                                                      : "go movetime 10";
+                    const char* go = kind == 0   ? "go infinite"
+                                     : kind == 1 ? "go depth 60"
+                                     : kind == 2 ? "go nodes 5000"
+                                                 : "go movetime 10";
                     const auto t0 = Clock::now();
                     c.send(go);
                     ++gos;
@@ -114,7 +117,9 @@ int run_load(const LoadConfig& config) {
     const int exit_code = server.child.terminate(10s);
     std::sort(answer_ms.begin(), answer_ms.end());
     const auto pct = [&](double p) {
-        return answer_ms.empty() ? 0.0 : answer_ms[std::min(answer_ms.size() - 1, static_cast<std::size_t>(p * answer_ms.size()))];
+        return answer_ms.empty()
+                   ? 0.0
+                   : answer_ms[std::min(answer_ms.size() - 1, static_cast<std::size_t>(p * answer_ms.size()))];
     };
     std::printf("load test: %d clients for %.1f s on loopback\n", config.clients, elapsed);
     std::printf("  sessions opened   %ld (%.1f per second)\n", sessions.load(), sessions / elapsed);
@@ -137,8 +142,8 @@ struct Latencies {
         std::sort(us.begin(), us.end());
         const auto pct = [&](double p) { return us[std::min(us.size() - 1, static_cast<std::size_t>(p * us.size()))]; };
         if (us.empty()) return;
-        std::printf("  %-34s n=%zu  p50 %7.0f us  p90 %7.0f us  p99 %7.0f us  max %7.0f us\n", what, us.size(), pct(0.5),
-                    pct(0.9), pct(0.99), us.back());
+        std::printf("  %-34s n=%zu  p50 %7.0f us  p90 %7.0f us  p99 %7.0f us  max %7.0f us\n", what, us.size(),
+                    pct(0.5), pct(0.9), pct(0.99), us.back());
     }
 };
 

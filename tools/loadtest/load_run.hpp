@@ -16,7 +16,7 @@ int run_load(const LoadConfig& config);
 
 struct LatencyConfig {
     std::string engine;
-    int cycles = 300;          // go/stop cycles per transport and position kind
+    int cycles = 300;  // go/stop cycles per transport and position kind
 };
 
 int run_stop_latency(const LatencyConfig& config);

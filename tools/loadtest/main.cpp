@@ -14,7 +14,8 @@ using namespace reversi;
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
-        "reversi-loadtest", "reversi-loadtest [options]",
+        "reversi-loadtest",
+        "reversi-loadtest [options]",
         "Load test of reversi-engine --listen on loopback: --clients concurrent clients for --seconds, each\n"
         "running short searches (go nodes/movetime) and searches ended by a random stop, reconnecting now and\n"
         "then. Reports sessions and searches per second, go->bestmove times and the server's memory; fails when\n"

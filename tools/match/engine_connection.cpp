@@ -1,8 +1,6 @@
 // Engine processes (fork/exec with pipes) and TCP engines (POSIX sockets), read with poll().
 #include "tools/match/engine_connection.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -12,8 +10,10 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
+#include <cerrno>
+#include <cstring>
+#include <thread>
 
 namespace reversi::match {
 
@@ -104,7 +104,8 @@ Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineE
     const pid_t pid = ::fork();
     if (pid < 0) {
         const std::string why = errno_text();
-        for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1], err_fd, exec_status[0], exec_status[1]}) {
+        for (int fd :
+             {to_child[0], to_child[1], from_child[0], from_child[1], err_fd, exec_status[0], exec_status[1]}) {
             ::close(fd);
         }
         return make_error("fork: " + why);

@@ -3,11 +3,11 @@
 // Reads wait with poll() up to a deadline, so a silent engine is detected as a hang; a closed pipe or
 // socket is detected as a crash. close() ends the engine: for a process it closes stdin, waits a short
 // grace period and then kills the whole process group.
+#include <sys/types.h>
 #include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include "engine/core/expected.hpp"
@@ -21,8 +21,8 @@ struct EngineEndpoint {
     std::vector<std::string> command;  // argv; empty when tcp is set
     std::string tcp_host;              // non-empty: connect to tcp_host:tcp_port
     int tcp_port = 0;
-    std::string stderr_file;           // child's stderr appended here ("" = /dev/null)
-    std::string working_dir;           // child's working directory ("" = unchanged)
+    std::string stderr_file;  // child's stderr appended here ("" = /dev/null)
+    std::string working_dir;  // child's working directory ("" = unchanged)
 };
 
 enum class ReadStatus { Line, Timeout, Closed, TooLong, Aborted };

@@ -41,13 +41,20 @@ enum class Fault {
 
 [[nodiscard]] inline const char* fault_name(Fault f) noexcept {
     switch (f) {
-        case Fault::None: return "normal";
-        case Fault::Illegal: return "illegal";
-        case Fault::Garbage: return "garbage";
-        case Fault::Crash: return "crash";
-        case Fault::Hang: return "hang";
-        case Fault::TimeForfeit: return "time";
-        case Fault::StartFailed: return "start";
+        case Fault::None:
+            return "normal";
+        case Fault::Illegal:
+            return "illegal";
+        case Fault::Garbage:
+            return "garbage";
+        case Fault::Crash:
+            return "crash";
+        case Fault::Hang:
+            return "hang";
+        case Fault::TimeForfeit:
+            return "time";
+        case Fault::StartFailed:
+            return "start";
     }
     return "?";
 }
@@ -60,18 +67,18 @@ struct EngineFailure {
 // What the engine is asked: the game from its start position, and the clocks.
 struct MoveRequest {
     Variant variant = Variant::Standard;
-    Position start;                   // where the game began (before the opening moves)
-    std::vector<Move> moves;          // every move so far, passes included
-    Position current;                 // start + moves
+    Position start;                                // where the game began (before the opening moves)
+    std::vector<Move> moves;                       // every move so far, passes included
+    Position current;                              // start + moves
     std::optional<Millis> black_time, white_time;  // clock games: remaining times
     Millis black_increment{0}, white_increment{0};
 };
 
 struct MoveAnswer {
-    std::string move_text;            // as the engine wrote it; validated by the game loop
-    std::optional<double> eval;       // discs, side to move, when the engine said it
+    std::string move_text;       // as the engine wrote it; validated by the game loop
+    std::optional<double> eval;  // discs, side to move, when the engine said it
     std::optional<int> depth;
-    std::string engine_error;         // the last "info string error: ..." the engine sent while thinking
+    std::string engine_error;  // the last "info string error: ..." the engine sent while thinking
 };
 
 // Either an answer or a failure.
@@ -97,8 +104,8 @@ public:
 };
 
 struct PlayerTimeouts {
-    Millis handshake{10000};  // uci..uciok, isready..readyok, nboard ping..pong
-    Millis hang{60000};       // a depth or node search with no reply by then hangs
+    Millis handshake{10000};                   // uci..uciok, isready..readyok, nboard ping..pong
+    Millis hang{60000};                        // a depth or node search with no reply by then hangs
     const std::atomic<bool>* abort = nullptr;  // when it becomes true, waits end at once (interrupted match)
 };
 

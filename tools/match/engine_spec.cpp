@@ -52,9 +52,12 @@ Expected<EngineConfig> parse_engine_spec(const std::vector<std::string>& each, c
         } else if (key == "tcp") {
             tcp = value;
         } else if (key == "proto") {
-            if (value == "uci") e.protocol = Protocol::Uci;
-            else if (value == "nboard") e.protocol = Protocol::NBoard;
-            else return make_error("proto=" + value + ": expected uci or nboard");
+            if (value == "uci")
+                e.protocol = Protocol::Uci;
+            else if (value == "nboard")
+                e.protocol = Protocol::NBoard;
+            else
+                return make_error("proto=" + value + ": expected uci or nboard");
         } else if (key.rfind("option.", 0) == 0 && key.size() > 7) {
             const std::string name = key.substr(7);
             bool replaced = false;

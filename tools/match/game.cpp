@@ -86,8 +86,8 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
         if (!outcome.answer) return forfeit(result, e, outcome.failure, players);
         if (!clocks[ue].charge(used)) {
             return forfeit(result, e,
-                           {Fault::TimeForfeit, "the move came after " + std::to_string(used.count()) +
-                                                    " ms, beyond the flag plus margin"},
+                           {Fault::TimeForfeit,
+                            "the move came after " + std::to_string(used.count()) + " ms, beyond the flag plus margin"},
                            players);
         }
         const std::string& text = outcome.answer->move_text;
@@ -100,12 +100,12 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
         const auto next = apply_move(request.current, *move);
         if (!next) {
             return forfeit(result, e,
-                           {Fault::Illegal, "illegal move " + move_to_string(*move) + " in " +
-                                                to_board_string(request.current) + said},
+                           {Fault::Illegal,
+                            "illegal move " + move_to_string(*move) + " in " + to_board_string(request.current) + said},
                            players);
         }
-        result.moves.push_back({*move, outcome.answer->eval,
-                                std::chrono::duration<double>(SteadyClock::now() - started).count(), false});
+        result.moves.push_back(
+            {*move, outcome.answer->eval, std::chrono::duration<double>(SteadyClock::now() - started).count(), false});
         request.moves.push_back(*move);
         request.current = *next;
     }

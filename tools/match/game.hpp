@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/match/engine_player.hpp"
 #include "engine/data/openings.hpp"
+#include "tools/match/engine_player.hpp"
 
 namespace reversi::match {
 
@@ -20,7 +20,7 @@ struct MoveRecord {
     Move move = kNoMove;
     std::optional<double> eval;  // discs, mover's point of view
     double seconds = 0;
-    bool forced_pass = false;    // played by the runner
+    bool forced_pass = false;  // played by the runner
 };
 
 // Game `index` of the match: pair index/2, with colours swapped between the two games of a pair.
@@ -57,7 +57,7 @@ struct GameResult {
 };
 
 struct GameSettings {
-    std::array<TimeControl, 2> tc;   // per engine
+    std::array<TimeControl, 2> tc;  // per engine
     PlayerTimeouts timeouts;
 };
 

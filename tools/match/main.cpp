@@ -1,5 +1,6 @@
 // reversi-match: engine-vs-engine matches with paired openings, fault handling, resumable results and
 // honest statistics. See docs/match.md.
+#include <unistd.h>
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -7,7 +8,6 @@
 #include <sstream>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "protocol/cli/command_line.hpp"
@@ -24,7 +24,8 @@ namespace {
 const cli::ProgramSpec kSpec{
     "reversi-match",
     "reversi-match --engine KEY=VALUE... --engine KEY=VALUE... [--engine ...] [options]",
-    "Plays a match between two engines (or a tournament of more) and reports W/D/L, average disc margin, Elo with a 95% interval\n"
+    "Plays a match between two engines (or a tournament of more) and reports W/D/L, average disc margin, Elo with a "
+    "95% interval\n"
     "(pentanomial over colour pairs), LOS and an optional SPRT. Each opening is played twice with colours\n"
     "swapped (game 2k: first engine black, game 2k+1: second engine black). The runner checks every move\n"
     "on its own board, plays forced passes itself and scores by the WOF rule. An illegal move, a crash, a\n"
@@ -88,8 +89,10 @@ int main(int argc, char** argv) {
         if (arg == "--engine" || arg == "--each") {
             std::vector<std::string> tokens;
             while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) tokens.push_back(argv[++i]);
-            if (arg == "--engine") engines.push_back(tokens);
-            else each.insert(each.end(), tokens.begin(), tokens.end());
+            if (arg == "--engine")
+                engines.push_back(tokens);
+            else
+                each.insert(each.end(), tokens.begin(), tokens.end());
         } else {
             rest.push_back(argv[i]);
         }
@@ -118,7 +121,8 @@ int main(int argc, char** argv) {
     }
     for (std::size_t e = 0; e < config.engines.size(); ++e) {
         for (std::size_t f = 0; f < e; ++f) {
-            if (config.engines[e].name == config.engines[f].name) return fail("two engines named " + config.engines[e].name);
+            if (config.engines[e].name == config.engines[f].name)
+                return fail("two engines named " + config.engines[e].name);
         }
     }
     const auto kind = parse_tournament_kind(args.get("tournament", "round-robin"));
@@ -150,7 +154,8 @@ int main(int argc, char** argv) {
     fingerprint += " variant=" + args.get("variant", "8x8");
 
     const int pairs = (config.games + 1) / 2;  // colour pairs per pairing: every pairing uses the same openings
-    if (args.has("openings") && args.has("random-openings")) return fail("give --openings or --random-openings, not both");
+    if (args.has("openings") && args.has("random-openings"))
+        return fail("give --openings or --random-openings, not both");
     if (args.has("random-openings")) {
         RandomOpeningSpec rs;
         auto plies = args.get_int("random-openings", 8, 0, 60);
@@ -190,7 +195,8 @@ int main(int argc, char** argv) {
     }
 
     if (args.has("sprt")) {
-        if (config.engines.size() != 2) return fail("--sprt needs exactly two engines (a tournament has no single test)");
+        if (config.engines.size() != 2)
+            return fail("--sprt needs exactly two engines (a tournament has no single test)");
         const auto parts = split(args.get("sprt", ""), ',');
         if (parts.size() != 4) return fail("--sprt expects ELO0,ELO1,ALPHA,BETA");
         SprtSpec s;

@@ -1,11 +1,11 @@
 // Scheduling, workers, storage and reporting of a match (see match_runner.hpp).
 #include "tools/match/match_runner.hpp"
 
+#include <pthread.h>
 #include <atomic>
 #include <csignal>
-#include <ctime>
-#include <pthread.h>
 #include <cstdio>
+#include <ctime>
 #include <deque>
 #include <fstream>
 #include <mutex>
@@ -36,7 +36,9 @@ GameOutcome outcome_for_first_engine(const GameResult& r, int local) {
 class Match {
 public:
     explicit Match(const MatchConfig& config, ResultStore store)
-        : config_(config), store_(std::move(store)), progress_(config.progress),
+        : config_(config),
+          store_(std::move(store)),
+          progress_(config.progress),
           started_(std::chrono::steady_clock::now()) {
         for (const auto& e : config.engines) names_.push_back(e.name);
         pairings_ = tournament_pairings(static_cast<int>(names_.size()), config.tournament);
@@ -118,7 +120,8 @@ private:
         outcomes_[k].push_back(outcome_for_first_engine(r, slot.local));
         ++recorded_;
         if (r.fault != Fault::None) {
-            ++forfeits_[k][std::string(fault_name(r.fault)) + " by " + pair_names(pairings_[k])[static_cast<std::size_t>(r.faulty_engine)]];
+            ++forfeits_[k][std::string(fault_name(r.fault)) + " by " +
+                           pair_names(pairings_[k])[static_cast<std::size_t>(r.faulty_engine)]];
         }
     }
 
@@ -240,11 +243,11 @@ private:
     std::chrono::steady_clock::time_point started_;
     std::vector<std::string> names_;
     std::vector<Pairing> pairings_;
-    int total_games_ = 0;            // over all pairings
-    int recorded_ = 0;               // games recorded (resumed and played), guarded by mutex_
+    int total_games_ = 0;  // over all pairings
+    int recorded_ = 0;     // games recorded (resumed and played), guarded by mutex_
     std::mutex mutex_;
     std::deque<int> pending_;
-    std::vector<std::vector<GameOutcome>> outcomes_;     // per pairing, from its first engine's side
+    std::vector<std::vector<GameOutcome>> outcomes_;    // per pairing, from its first engine's side
     std::vector<std::map<std::string, int>> forfeits_;  // per pairing
     std::optional<SprtState> sprt_state_;
     int played_this_run_ = 0;

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tools/match/engine_player.hpp"
 #include "engine/data/openings.hpp"
+#include "tools/match/engine_player.hpp"
 #include "tools/match/sprt.hpp"
 #include "tools/match/tournament.hpp"
 
@@ -18,16 +18,16 @@ namespace reversi::match {
 struct MatchConfig {
     std::vector<EngineConfig> engines;  // two or more
     TournamentKind tournament = TournamentKind::RoundRobin;
-    std::vector<data::Opening> openings;   // opening of pair k: openings[k % size]
+    std::vector<data::Opening> openings;  // opening of pair k: openings[k % size]
     Variant variant = Variant::Standard;
-    int games = 2;                   // per pairing
+    int games = 2;  // per pairing
     int concurrency = 1;
     PlayerTimeouts timeouts;
     std::optional<SprtSpec> sprt;
     std::string out_prefix = "match";
     bool resume = false;
     bool overwrite = false;
-    std::string fingerprint;         // identifies the match in the results log (resume check)
+    std::string fingerprint;  // identifies the match in the results log (resume check)
     bool progress = false;
     bool json_to_stdout = false;
 };

@@ -35,7 +35,8 @@ EngineFailure NBoardPlayer::start() {
     if (!conn_->send_line("nboard 2") || !conn_->send_line("set depth " + std::to_string(depth))) {
         return {Fault::StartFailed, "cannot write to the engine"};
     }
-    if (auto f = ping(timeouts_.handshake); f.fault != Fault::None) return {Fault::StartFailed, "handshake: " + f.detail};
+    if (auto f = ping(timeouts_.handshake); f.fault != Fault::None)
+        return {Fault::StartFailed, "handshake: " + f.detail};
     return {};
 }
 
@@ -60,8 +61,7 @@ std::string NBoardPlayer::game_to_ggf(const MoveRequest& req) {
     return ggf + ";)";
 }
 
-ThinkOutcome NBoardPlayer::think(const MoveRequest& request, SteadyClock::time_point deadline,
-                                 bool deadline_is_flag) {
+ThinkOutcome NBoardPlayer::think(const MoveRequest& request, SteadyClock::time_point deadline, bool deadline_is_flag) {
     ThinkOutcome out;
     if (!conn_) {
         out.failure = {Fault::Crash, "engine not running"};

@@ -10,8 +10,8 @@ namespace reversi::match {
 
 std::string ProgressLine::format(int done, int total, const MatchStatistics& st, double eta_seconds) {
     char buf[256];
-    const double half_width = std::isfinite(st.elo.high) && std::isfinite(st.elo.low) ? (st.elo.high - st.elo.low) / 2
-                                                                                        : INFINITY;
+    const double half_width =
+        std::isfinite(st.elo.high) && std::isfinite(st.elo.low) ? (st.elo.high - st.elo.low) / 2 : INFINITY;
     std::string eta = "?";
     if (eta_seconds >= 0 && std::isfinite(eta_seconds)) {
         const long long s = std::llround(eta_seconds);

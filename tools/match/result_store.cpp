@@ -1,6 +1,7 @@
 // GGF file and results log, with resume (see result_store.hpp).
 #include "tools/match/result_store.hpp"
 
+#include <unistd.h>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
@@ -8,7 +9,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 #include "engine/board/notation.hpp"
 
@@ -42,7 +42,7 @@ std::string upper(std::string s) {
 
 const std::map<std::string, Fault>& fault_names() {
     static const std::map<std::string, Fault> names = {
-        {"normal", Fault::None}, {"illegal", Fault::Illegal}, {"garbage", Fault::Garbage}, {"crash", Fault::Crash},
+        {"normal", Fault::None}, {"illegal", Fault::Illegal},  {"garbage", Fault::Garbage},  {"crash", Fault::Crash},
         {"hang", Fault::Hang},   {"time", Fault::TimeForfeit}, {"start", Fault::StartFailed}};
     return names;
 }
@@ -115,8 +115,8 @@ std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 
     }
     std::ostringstream out;
     out << "(;GM[Othello]PC[reversi-match]DT[" << date << "]GN[" << r.index << "]PB["
-        << ggf_text(names[static_cast<std::size_t>(r.black)]) << "]PW[" << ggf_text(names[static_cast<std::size_t>(r.white())])
-        << "]";
+        << ggf_text(names[static_cast<std::size_t>(r.black)]) << "]PW["
+        << ggf_text(names[static_cast<std::size_t>(r.white())]) << "]";
     if (r.fault == Fault::None) {
         char re[32];
         std::snprintf(re, sizeof re, "%+d.000", r.black_discs);
@@ -131,7 +131,8 @@ std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 
     out << "TY[8]BO[8 " << board << "]";
     Color side = r.start.side;
     auto emit = [&](Move m, const std::string& annotation) {
-        out << (side == Color::Black ? "B[" : "W[") << upper(m == kPass ? "PA" : move_to_string(m)) << annotation << "]";
+        out << (side == Color::Black ? "B[" : "W[") << upper(m == kPass ? "PA" : move_to_string(m)) << annotation
+            << "]";
         side = opposite(side);
     };
     for (Move m : r.opening_moves) emit(m, "");
@@ -175,7 +176,8 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
         std::uintmax_t covered = 0;
         const auto lines = complete_lines(log_path, covered);
         if (lines.empty() || lines[0] != kLogHeader + fingerprint) {
-            return make_error(log_path + " belongs to a different match (engines, openings or settings differ); "
+            return make_error(log_path +
+                              " belongs to a different match (engines, openings or settings differ); "
                               "use another --out or --overwrite");
         }
         std::set<int> seen;
@@ -189,7 +191,8 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
         if (ec) return make_error("cannot repair " + log_path + ": " + ec.message());
         // Keep exactly one GGF line per logged game.
         std::uintmax_t ggf_covered = 0;
-        const auto ggf_lines = fs::exists(ggf_path, ec) ? complete_lines(ggf_path, ggf_covered) : std::vector<std::string>{};
+        const auto ggf_lines =
+            fs::exists(ggf_path, ec) ? complete_lines(ggf_path, ggf_covered) : std::vector<std::string>{};
         std::set<int> written;
         std::string kept;
         for (const auto& l : ggf_lines) {

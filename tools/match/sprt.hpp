@@ -29,9 +29,12 @@ struct SprtState {
 
 [[nodiscard]] inline const char* sprt_decision_name(SprtDecision d) {
     switch (d) {
-        case SprtDecision::Continue: return "continue";
-        case SprtDecision::AcceptH0: return "H0";
-        case SprtDecision::AcceptH1: return "H1";
+        case SprtDecision::Continue:
+            return "continue";
+        case SprtDecision::AcceptH0:
+            return "H0";
+        case SprtDecision::AcceptH1:
+            return "H1";
     }
     return "?";
 }
@@ -63,8 +66,10 @@ struct SprtState {
         const double s1 = score_from_elo(spec.elo1);
         out.llr = st.pairs * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance);
     }
-    if (out.llr >= out.upper) out.decision = SprtDecision::AcceptH1;
-    else if (out.llr <= out.lower) out.decision = SprtDecision::AcceptH0;
+    if (out.llr >= out.upper)
+        out.decision = SprtDecision::AcceptH1;
+    else if (out.llr <= out.lower)
+        out.decision = SprtDecision::AcceptH0;
     return out;
 }
 

@@ -23,9 +23,9 @@ inline constexpr double kZ95 = 1.959963984540054;
 
 // One finished game as the statistics see it.
 struct GameOutcome {
-    int index = 0;                 // game number in the match; games 2k and 2k+1 form pair k
-    double points = 0;             // A's points: 1, 0.5 or 0
-    std::optional<int> margin;     // A's disc margin when the game ended on the board
+    int index = 0;              // game number in the match; games 2k and 2k+1 form pair k
+    double points = 0;          // A's points: 1, 0.5 or 0
+    std::optional<int> margin;  // A's disc margin when the game ended on the board
 };
 
 [[nodiscard]] inline double elo_from_score(double s) {
@@ -45,15 +45,15 @@ struct EloInterval {
 
 struct MatchStatistics {
     int games = 0, wins = 0, draws = 0, losses = 0;
-    double score = 0;                 // fraction, 0.5 when no games
+    double score = 0;  // fraction, 0.5 when no games
     int margin_games = 0;
-    double average_margin = 0;        // 0 when margin_games == 0
+    double average_margin = 0;         // 0 when margin_games == 0
     std::array<int, 5> pentanomial{};  // index = A's points in the pair * 2
     int pairs = 0;
-    double pair_mean = 0;             // mean pair score (0..1)
-    double pair_variance = 0;         // population variance of the pair score
-    EloInterval elo;                  // interval from pairs when pairs > 0, else from games
-    EloInterval elo_trinomial;        // always from single games
+    double pair_mean = 0;       // mean pair score (0..1)
+    double pair_variance = 0;   // population variance of the pair score
+    EloInterval elo;            // interval from pairs when pairs > 0, else from games
+    EloInterval elo_trinomial;  // always from single games
     double los = 0.5;
 };
 
@@ -79,9 +79,12 @@ struct MatchStatistics {
     for (const auto& g : outcomes) {
         ++st.games;
         points += g.points;
-        if (g.points == 1.0) ++st.wins;
-        else if (g.points == 0.5) ++st.draws;
-        else ++st.losses;
+        if (g.points == 1.0)
+            ++st.wins;
+        else if (g.points == 0.5)
+            ++st.draws;
+        else
+            ++st.losses;
         if (g.margin) {
             ++st.margin_games;
             margin_sum += *g.margin;

@@ -57,8 +57,8 @@ std::string summary_text(const SummaryInput& in) {
         << " pairs\n";
     if (in.sprt_spec && in.sprt_state) {
         out << "  SPRT elo0 " << in.sprt_spec->elo0 << " elo1 " << in.sprt_spec->elo1 << " alpha "
-            << in.sprt_spec->alpha << " beta " << in.sprt_spec->beta << ": LLR " << fixed(in.sprt_state->llr, 3)
-            << " [" << fixed(in.sprt_state->lower, 3) << ", " << fixed(in.sprt_state->upper, 3) << "] -> "
+            << in.sprt_spec->alpha << " beta " << in.sprt_spec->beta << ": LLR " << fixed(in.sprt_state->llr, 3) << " ["
+            << fixed(in.sprt_state->lower, 3) << ", " << fixed(in.sprt_state->upper, 3) << "] -> "
             << sprt_decision_name(in.sprt_state->decision) << "\n";
     }
     for (const auto& [what, n] : in.forfeits) out << "  forfeits: " << n << " x " << what << "\n";
@@ -83,8 +83,8 @@ std::string summary_json(const SummaryInput& in) {
         << json_number(st.elo_trinomial.high, 2) << "],\n";
     out << "  \"los\": " << json_number(st.los, 6) << ",\n";
     out << "  \"pairs\": " << st.pairs << ",\n";
-    out << "  \"pentanomial\": [" << st.pentanomial[0] << ", " << st.pentanomial[1] << ", " << st.pentanomial[2]
-        << ", " << st.pentanomial[3] << ", " << st.pentanomial[4] << "],\n";
+    out << "  \"pentanomial\": [" << st.pentanomial[0] << ", " << st.pentanomial[1] << ", " << st.pentanomial[2] << ", "
+        << st.pentanomial[3] << ", " << st.pentanomial[4] << "],\n";
     out << "  \"forfeits\": {";
     bool first = true;
     for (const auto& [what, n] : in.forfeits) {
@@ -93,12 +93,12 @@ std::string summary_json(const SummaryInput& in) {
     }
     out << "},\n";
     if (in.sprt_spec && in.sprt_state) {
-        out << "  \"sprt\": {\"elo0\": " << json_number(in.sprt_spec->elo0) << ", \"elo1\": "
-            << json_number(in.sprt_spec->elo1) << ", \"alpha\": " << json_number(in.sprt_spec->alpha)
+        out << "  \"sprt\": {\"elo0\": " << json_number(in.sprt_spec->elo0)
+            << ", \"elo1\": " << json_number(in.sprt_spec->elo1) << ", \"alpha\": " << json_number(in.sprt_spec->alpha)
             << ", \"beta\": " << json_number(in.sprt_spec->beta) << ", \"llr\": " << json_number(in.sprt_state->llr)
-            << ", \"lower\": " << json_number(in.sprt_state->lower) << ", \"upper\": "
-            << json_number(in.sprt_state->upper) << ", \"decision\": "
-            << json_string(sprt_decision_name(in.sprt_state->decision)) << "},\n";
+            << ", \"lower\": " << json_number(in.sprt_state->lower)
+            << ", \"upper\": " << json_number(in.sprt_state->upper)
+            << ", \"decision\": " << json_string(sprt_decision_name(in.sprt_state->decision)) << "},\n";
     }
     out << "  \"seconds\": " << json_number(in.seconds, 1) << "\n";
     out << "}\n";

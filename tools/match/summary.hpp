@@ -17,8 +17,8 @@ struct SummaryInput {
     std::optional<SprtState> sprt_state;
     std::map<std::string, int> forfeits;  // "crash by A" -> count
     int games_planned = 0;
-    bool complete = false;                // every planned game played (or the SPRT decided)
-    double seconds = 0;                   // wall time of this run
+    bool complete = false;  // every planned game played (or the SPRT decided)
+    double seconds = 0;     // wall time of this run
 };
 
 // printf("%.*f")

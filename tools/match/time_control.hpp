@@ -19,9 +19,9 @@ struct TimeControl {
     std::optional<int> depth;
     std::optional<std::uint64_t> nodes;
     std::optional<Millis> movetime;
-    std::optional<Millis> base;       // Fischer clock: time for the whole game
-    Millis increment{0};              // added after each move
-    Millis margin{100};               // grace after the flag falls before it counts as a forfeit
+    std::optional<Millis> base;  // Fischer clock: time for the whole game
+    Millis increment{0};         // added after each move
+    Millis margin{100};          // grace after the flag falls before it counts as a forfeit
 
     [[nodiscard]] bool has_clock() const noexcept { return base.has_value(); }
     [[nodiscard]] bool empty() const noexcept { return !depth && !nodes && !movetime && !base; }

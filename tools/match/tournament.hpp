@@ -32,7 +32,7 @@ enum class TournamentKind { RoundRobin, Gauntlet };
 }
 
 struct Pairing {
-    int first = 0;   // engine numbers; `first` is "A" in the pairing's statistics
+    int first = 0;  // engine numbers; `first` is "A" in the pairing's statistics
     int second = 1;
     bool operator==(const Pairing&) const = default;
 };

@@ -88,7 +88,8 @@ std::string tournament_json(const TournamentSummary& t) {
     const auto table = standings_of(t);
     for (std::size_t r = 0; r < table.size(); ++r) {
         const auto& s = table[r];
-        out << "    {\"rank\": " << r + 1 << ", \"engine\": " << json_string(t.names[static_cast<std::size_t>(s.engine)])
+        out << "    {\"rank\": " << r + 1
+            << ", \"engine\": " << json_string(t.names[static_cast<std::size_t>(s.engine)])
             << ", \"points\": " << json_number(s.points, 1) << ", \"games\": " << s.games << ", \"wins\": " << s.wins
             << ", \"draws\": " << s.draws << ", \"losses\": " << s.losses << ", \"score\": " << json_number(s.score, 6)
             << ", \"elo\": " << json_number(s.elo, 2) << "}" << (r + 1 < table.size() ? ",\n" : "\n");

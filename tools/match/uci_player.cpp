@@ -18,7 +18,8 @@ EngineFailure failure_from_read(const ReadResult& r, bool deadline_is_flag, cons
             if (deadline_is_flag) return {Fault::TimeForfeit, "no " + waiting_for + " before the flag fell"};
             return {Fault::Hang, "no " + waiting_for + " within the timeout"};
         case ReadStatus::Closed:
-            spdlog::debug("connection closed while waiting for {}; last lines:\n{}", waiting_for, conn.recent_traffic());
+            spdlog::debug("connection closed while waiting for {}; last lines:\n{}", waiting_for,
+                          conn.recent_traffic());
             return {Fault::Crash, "connection closed while waiting for " + waiting_for};
         case ReadStatus::TooLong:
             return {Fault::Garbage, "a line longer than " + std::to_string(kMaxLineLength) + " bytes"};
@@ -30,8 +31,7 @@ EngineFailure failure_from_read(const ReadResult& r, bool deadline_is_flag, cons
     return {};
 }
 
-UciPlayer::UciPlayer(EngineConfig config, PlayerTimeouts timeouts)
-    : config_(std::move(config)), timeouts_(timeouts) {}
+UciPlayer::UciPlayer(EngineConfig config, PlayerTimeouts timeouts) : config_(std::move(config)), timeouts_(timeouts) {}
 
 UciPlayer::~UciPlayer() { stop(); }
 
@@ -97,8 +97,8 @@ std::string UciPlayer::go_command(const MoveRequest& req) const {
     const TimeControl& tc = config_.tc;
     std::string cmd = "go";
     if (tc.has_clock()) {
-        const Millis own = req.current.side == Color::Black ? req.black_time.value_or(Millis(0))
-                                                            : req.white_time.value_or(Millis(0));
+        const Millis own =
+            req.current.side == Color::Black ? req.black_time.value_or(Millis(0)) : req.white_time.value_or(Millis(0));
         const Millis black = req.black_time.value_or(own);
         const Millis white = req.white_time.value_or(own);
         cmd += " btime " + std::to_string(black.count()) + " wtime " + std::to_string(white.count()) + " binc " +

@@ -14,9 +14,9 @@
 #include <random>
 #include <vector>
 
-#include "engine/board/random_move.hpp"
 #include "engine/board/moves.hpp"
 #include "engine/board/notation.hpp"
+#include "engine/board/random_move.hpp"
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/selectivity.hpp"
 #include "engine/endgame/solver.hpp"
@@ -123,8 +123,8 @@ int calibrate_probcut(const std::vector<ObfEntry>& entries, int samples) {
     std::printf("# constexpr rows (empties %d..%d: shallow, a, b, sigma), %.1f s cpu in all\n",
                 endgame::kProbCutMinEmpties, kMaxEmpties, static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC);
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        std::printf("    {%d, %.3f, %.3f, %.3f},  // %zu empties\n", rows[i].shallow, rows[i].a, rows[i].b, rows[i].sigma,
-                    i + static_cast<std::size_t>(endgame::kProbCutMinEmpties));
+        std::printf("    {%d, %.3f, %.3f, %.3f},  // %zu empties\n", rows[i].shallow, rows[i].a, rows[i].b,
+                    rows[i].sigma, i + static_cast<std::size_t>(endgame::kProbCutMinEmpties));
     }
     return 0;
 }

@@ -2,8 +2,8 @@
 // score with the file's; a table per position, totals, and exit status 1 when any score is wrong.
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <string>
 
@@ -35,7 +35,8 @@ int sign(int v) { return (v > 0) - (v < 0); }
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
-        "reversi-solve", "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]",
+        "reversi-solve",
+        "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]",
         "Solves every position of an OBF file exactly (or win/loss/draw with --wld) and prints, per\n"
         "position: number, empties, best move, score, expected score, time, nodes and nodes/s, then\n"
         "totals. Exits with status 1 when a score (or, with --wld, a result) differs from the file's.",
@@ -79,10 +80,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "reversi-solve: %s\n", entries.error().message.c_str());
         return 2;
     }
-    const long long base_default = file.find("fforum-40-59") != std::string::npos ? 40
+    const long long base_default = file.find("fforum-40-59") != std::string::npos   ? 40
                                    : file.find("fforum-20-39") != std::string::npos ? 20
                                    : file.find("fforum-60-79") != std::string::npos ? 60
-                                                                                     : 1;
+                                                                                    : 1;
     auto base = args.get_int("number", base_default, 0, 1000000);
     if (!base) {
         std::fprintf(stderr, "reversi-solve: %s\n", base.error().message.c_str());
@@ -135,10 +136,12 @@ int main(int argc, char** argv) {
         options.beta = 1;
     }
     const bool selective = options.selective && solver.pattern();
-    std::printf("# file %s, threads %d (split from %d empties), hash %lld MiB, %s, flips %s, ordering %s, selective passes %s\n",
-                file.c_str(), options.threads, options.split_empties, *hash, wld ? "win/loss/draw" : "exact", flips_uses_avx2() ? "avx2" : "portable",
-                solver.pattern() ? "pattern" : "simple",
-                selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str() : "off");
+    std::printf(
+        "# file %s, threads %d (split from %d empties), hash %lld MiB, %s, flips %s, ordering %s, selective passes "
+        "%s\n",
+        file.c_str(), options.threads, options.split_empties, *hash, wld ? "win/loss/draw" : "exact",
+        flips_uses_avx2() ? "avx2" : "portable", solver.pattern() ? "pattern" : "simple",
+        selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str() : "off");
     std::printf("%4s %3s %5s %6s %8s %10s %10s %15s %10s  %s\n", "#", "emp", "move", "score", "expected", "time(s)",
                 "cpu(s)", "nodes", "Mnodes/s", "pv");
     double total_time = 0;
@@ -154,7 +157,9 @@ int main(int argc, char** argv) {
             progress = [](const endgame::RootProgress& p) {
                 std::fprintf(stderr, "  [level %d] %s %+d%s %.3fs %llu nodes\n", p.selectivity,
                              move_to_string(p.move).c_str(), p.score,
-                             p.bound == endgame::ScoreBound::Exact ? "" : (p.bound == endgame::ScoreBound::Lower ? " (>=)" : " (<=)"),
+                             p.bound == endgame::ScoreBound::Exact
+                                 ? ""
+                                 : (p.bound == endgame::ScoreBound::Lower ? " (>=)" : " (<=)"),
                              static_cast<double>(p.time.count()) / 1000.0, static_cast<unsigned long long>(p.nodes));
             };
         }
@@ -197,7 +202,7 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
     }
     std::printf("total: %d positions, %.3f s (cpu %.3f s), %llu nodes, %.2f Mnodes/s, %d wrong\n", solved, total_time,
-                total_cpu, total_nodes,
-                total_time > 0 ? static_cast<double>(total_nodes) / total_time / 1e6 : 0.0, wrong);
+                total_cpu, total_nodes, total_time > 0 ? static_cast<double>(total_nodes) / total_time / 1e6 : 0.0,
+                wrong);
     return wrong ? 1 : 0;
 }

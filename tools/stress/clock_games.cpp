@@ -137,8 +137,8 @@ void add(StressReport& report, const GameOutcome& g) {
         return;
     }
     report.forfeits += g.forfeit;
-    report.worst_overstep_ms = report.games == 1 ? g.worst_overstep_ms
-                                                 : std::max(report.worst_overstep_ms, g.worst_overstep_ms);
+    report.worst_overstep_ms =
+        report.games == 1 ? g.worst_overstep_ms : std::max(report.worst_overstep_ms, g.worst_overstep_ms);
     report.least_left_ms = report.games == 1 ? g.least_left_ms : std::min(report.least_left_ms, g.least_left_ms);
     report.mean_least_left_ms += (static_cast<double>(g.least_left_ms) - report.mean_least_left_ms) / report.games;
 }
@@ -153,8 +153,8 @@ StressReport run_clock_games(const StressConfig& config) {
     StressReport report;
     for (int g = 0; g < config.games; ++g) {
         const Game opening = random_opening(config.opening_plies, config.seed + static_cast<std::uint64_t>(g / 2));
-        const std::array<loadtest::Child*, 2> engines =
-            g % 2 == 0 ? std::array<loadtest::Child*, 2>{a.get(), b.get()} : std::array<loadtest::Child*, 2>{b.get(), a.get()};
+        const std::array<loadtest::Child*, 2> engines = g % 2 == 0 ? std::array<loadtest::Child*, 2>{a.get(), b.get()}
+                                                                   : std::array<loadtest::Child*, 2>{b.get(), a.get()};
         const GameOutcome outcome = play_game(config, engines, opening);
         add(report, outcome);
         if (!outcome.what.empty()) spdlog::warn("game {}: {}", g + 1, outcome.what);

@@ -42,7 +42,8 @@ void print(const stress::StressConfig& c, const stress::StressReport& r) {
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
-        "reversi-stress", "reversi-stress [options]",
+        "reversi-stress",
+        "reversi-stress [options]",
         "Clock stress benchmark: --games clock games between two reversi-engine instances (UCI over pipes)\n"
         "while --hogs busy threads compete for the cores. Each move is charged as a GUI charges it, from\n"
         "writing go to reading bestmove, with no grace: a move that takes longer than the clock it had is a\n"

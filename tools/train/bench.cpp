@@ -1,7 +1,7 @@
 // reversi-train bench: evaluations per second on positions met in seeded random games.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <vector>
 

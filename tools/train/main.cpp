@@ -10,7 +10,8 @@ using namespace reversi;
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
-        "reversi-train", "reversi-train COMMAND [options] [files]",
+        "reversi-train",
+        "reversi-train COMMAND [options] [files]",
         "Training and measurement of the pattern evaluation. Commands:\n"
         "  train   [--wthor DIR] --out FILE   build samples from the WTHOR games and fit every phase;\n"
         "          prints train/test error per phase; with --resume, continues an interrupted run\n"
@@ -18,7 +19,8 @@ int main(int argc, char** argv) {
         "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
         "          evaluations against the exact score of every listed move (position after the move);\n"
         "          with --depths, also fixed-depth searches from each position\n"
-        "  measure --movetime MS | --depth N [--selectivity P] [--eval pattern|heuristic] [--ordering O] [--limit N] OBF...\n"
+        "  measure --movetime MS | --depth N [--selectivity P] [--eval pattern|heuristic] [--ordering O] [--limit N] "
+        "OBF...\n"
         "          the engine's own search (iterative deepening, 1 thread) on each position: mean disc loss\n"
         "          of the chosen move, % best move, mean depth reached, time (instead of the table above)\n"
         "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
@@ -36,32 +38,41 @@ int main(int argc, char** argv) {
          {"cache", true, "train: folder for per-file sample caches (resumable build)"},
          {"resume", false, "train: keep the phases already fitted in --out"},
          {"selfplay", true, "train: also these WTHOR files (comma-separated), e.g. written by selfplay"},
-         {"openings", true, "selfplay: XOT opening transcripts (default ../shared/data/openings/xot/openingslarge.txt)"},
+         {"openings", true,
+          "selfplay: XOT opening transcripts (default ../shared/data/openings/xot/openingslarge.txt)"},
          {"games", true, "selfplay: number of games (default 1000)"},
          {"random-plies", true, "selfplay: uniformly random moves after the opening (default 2)"},
          {"exact-from", true, "selfplay: perfect play (endgame solver) from this many empties (default 20)"},
-         {"exact-empties", true, "train: exact targets from the endgame solver for positions with at most N empties (default 12, max 24)"},
-         {"targets", true, "train: blend (default: theoretical/exact blend below the theory depth) or final (final result)"},
+         {"exact-empties", true,
+          "train: exact targets from the endgame solver for positions with at most N empties (default 12, max 24)"},
+         {"targets", true,
+          "train: blend (default: theoretical/exact blend below the theory depth) or final (final result)"},
          {"lambda", true, "train: L2 regularisation (default 5)"},
          {"iterations", true, "train: conjugate-gradient iterations per phase (default 60)"},
          {"overlap", true, "train: also fit each phase on positions up to N empties outside it (default 0)"},
          {"min-count", true, "train: weights seen in fewer training positions stay 0 (default 3)"},
          {"test-permille", true, "train: held-out share in permille (default 100)"},
-         {"seed", true, "train: seed of the held-out split; selfplay: seed of the openings and random moves (default 1)"},
+         {"seed", true,
+          "train: seed of the held-out split; selfplay: seed of the openings and random moves (default 1)"},
          {"max-games", true, "train: use only the first N games (0 = all)"},
          {"weights", true, "measure/bench/probcut: weights file (default: the embedded weights)"},
          {"movetime", true, "measure: engine search per position, as go movetime MS"},
          {"depth", true, "measure: engine search per position, as go depth N; selfplay: search depth (default 6)"},
-         {"selectivity", true, "measure: Multi-ProbCut confidence in percent, 100 = off (default 100); selfplay: default 95"},
+         {"selectivity", true,
+          "measure: Multi-ProbCut confidence in percent, 100 = off (default 100); selfplay: default 95"},
          {"eval", true, "measure: evaluation of the engine search, pattern or heuristic (default pattern)"},
-         {"ordering", true, "measure: move ordering of the engine search, normal or evaluated (the engine's; default normal)"},
+         {"ordering", true,
+          "measure: move ordering of the engine search, normal or evaluated (the engine's; default normal)"},
          {"limit", true, "measure: only the first N positions of each file (default all)"},
          {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
          {"positions", true, "bench: number of positions (default 200000)"},
-         {"schedule", true, "probcut: D:N,... the first N positions searched to depth D (default 10:2100,11:1400,12:910)"},
+         {"schedule", true,
+          "probcut: D:N,... the first N positions searched to depth D (default 10:2100,11:1400,12:910)"},
          {"min-samples", true, "probcut: fewer positions leave a cell uncalibrated (default 100)"},
-         {"threads", true, "train: threads building the samples (one WTHOR file each); probcut, selfplay: worker threads (default 1)"},
-         {"clear-per-depth", false, "probcut: clear the table before every depth, not only per position (a check: same values)"},
+         {"threads", true,
+          "train: threads building the samples (one WTHOR file each); probcut, selfplay: worker threads (default 1)"},
+         {"clear-per-depth", false,
+          "probcut: clear the table before every depth, not only per position (a check: same values)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
         "Reproduce the shipped weights: see docs/eval.md."};
     auto parsed = cli::parse_command_line(spec, argc, argv);
@@ -69,7 +80,8 @@ int main(int argc, char** argv) {
     if (!cli::init_logging("reversi-train", parsed.args.get("log-level", "info"))) return 2;
     auto& args = parsed.args;
     if (args.positional.empty()) {
-        std::fprintf(stderr, "reversi-train: missing command (train, measure, bench, embed, probcut or selfplay); see --help\n");
+        std::fprintf(
+            stderr, "reversi-train: missing command (train, measure, bench, embed, probcut or selfplay); see --help\n");
         return 2;
     }
     const std::string command = args.positional.front();
@@ -80,6 +92,7 @@ int main(int argc, char** argv) {
     if (command == "embed") return train::run_embed(args);
     if (command == "probcut") return train::run_probcut(args);
     if (command == "selfplay") return train::run_selfplay(args);
-    std::fprintf(stderr, "reversi-train: unknown command '%s' (train, measure, bench, embed, probcut or selfplay)\n", command.c_str());
+    std::fprintf(stderr, "reversi-train: unknown command '%s' (train, measure, bench, embed, probcut or selfplay)\n",
+                 command.c_str());
     return 2;
 }

@@ -5,8 +5,8 @@
 // ties go to the lowest square).
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -70,13 +70,16 @@ int run_play_measure(const cli::ParsedArgs& args) {
     const auto limit = args.get_int("limit", 0, 0, 100000000);
     if (!limit) return fail(limit.error().message);
 
-    std::printf("engine search (Searcher: iterative deepening, 1 thread, Hash %zu MiB cleared per position), eval %s, "
-                "selectivity %d%%, ordering %s, %s\n",
-                settings.hash_mib, std::string(eval_kind_name(settings.evaluation)).c_str(), settings.selectivity,
-                settings.ordering == MoveOrdering::Evaluated ? "evaluated" : "normal", settings.movetime_ms ? ("movetime " + std::to_string(*settings.movetime_ms) + " ms").c_str()
-                                     : ("depth " + std::to_string(*settings.depth)).c_str());
-    std::printf("loss = best listed score - chosen move's score (discs); cpu%% = CPU time / wall time of the searches\n"
-                "(with --movetime, a cpu%% well below 100 means other work took the core and the depths are lower)\n");
+    std::printf(
+        "engine search (Searcher: iterative deepening, 1 thread, Hash %zu MiB cleared per position), eval %s, "
+        "selectivity %d%%, ordering %s, %s\n",
+        settings.hash_mib, std::string(eval_kind_name(settings.evaluation)).c_str(), settings.selectivity,
+        settings.ordering == MoveOrdering::Evaluated ? "evaluated" : "normal",
+        settings.movetime_ms ? ("movetime " + std::to_string(*settings.movetime_ms) + " ms").c_str()
+                             : ("depth " + std::to_string(*settings.depth)).c_str());
+    std::printf(
+        "loss = best listed score - chosen move's score (discs); cpu%% = CPU time / wall time of the searches\n"
+        "(with --movetime, a cpu%% well below 100 means other work took the core and the depths are lower)\n");
     std::printf("%-20s %9s %9s %8s %7s %10s %7s %10s %6s %11s\n", "file", "positions", "mean-loss", "max-loss", "best%",
                 "mean-depth", "exact%", "time-s", "cpu%", "Mnodes/s");
     for (const auto& path : args.positional) {
@@ -85,7 +88,8 @@ int run_play_measure(const cli::ParsedArgs& args) {
             std::fprintf(stderr, "reversi-train: %s\n", entries.error().message.c_str());
             return 1;
         }
-        if (*limit > 0 && entries->size() > static_cast<std::size_t>(*limit)) entries->resize(static_cast<std::size_t>(*limit));
+        if (*limit > 0 && entries->size() > static_cast<std::size_t>(*limit))
+            entries->resize(static_cast<std::size_t>(*limit));
         const std::string name = std::filesystem::path(path).filename().string();
         const auto q = measure_play(*entries, settings, name);
         if (!q) {
@@ -94,9 +98,10 @@ int run_play_measure(const cli::ParsedArgs& args) {
         }
         const double n = q->positions ? static_cast<double>(q->positions) : 1.0;
         const double seconds = q->time.count();
-        std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %5.0f%% %11.2f\n", name.c_str(), q->positions,
-                    q->loss / n, q->max_loss, 100.0 * static_cast<double>(q->best_chosen) / n, q->depth / n,
-                    100.0 * static_cast<double>(q->exact) / n, seconds, seconds > 0 ? 100.0 * q->cpu_seconds / seconds : 0.0,
+        std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %5.0f%% %11.2f\n", name.c_str(),
+                    q->positions, q->loss / n, q->max_loss, 100.0 * static_cast<double>(q->best_chosen) / n,
+                    q->depth / n, 100.0 * static_cast<double>(q->exact) / n, seconds,
+                    seconds > 0 ? 100.0 * q->cpu_seconds / seconds : 0.0,
                     seconds > 0 ? static_cast<double>(q->nodes) / seconds / 1e6 : 0.0);
         std::fflush(stdout);
     }
@@ -176,8 +181,8 @@ int run_measure(const cli::ParsedArgs& args) {
         for (std::size_t e = 0; e < evaluators.size(); ++e) {
             const Tally& t = tallies[e];
             const double n = t.moves ? static_cast<double>(t.moves) : 1.0;
-            std::printf("%-28s %-18s %9lld %8.2f %8.2f %14.2f\n", name.c_str(), std::string(evaluators[e]->name()).c_str(),
-                        t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
+            std::printf("%-28s %-18s %9lld %8.2f %8.2f %14.2f\n", name.c_str(),
+                        std::string(evaluators[e]->name()).c_str(), t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
                         t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
         }
     }
@@ -187,7 +192,8 @@ int run_measure(const cli::ParsedArgs& args) {
                 "nodes/search");
     for (std::size_t f = 0; f < all_entries.size(); ++f) {
         const std::string name = std::filesystem::path(args.positional[f]).filename().string();
-        for (const Evaluator* e : {static_cast<const Evaluator*>(&heuristic), static_cast<const Evaluator*>(&*pattern)}) {
+        for (const Evaluator* e :
+             {static_cast<const Evaluator*>(&heuristic), static_cast<const Evaluator*>(&*pattern)}) {
             for (int depth : depths) {
                 const auto a = measure_search(all_entries[f], *e, depth);
                 std::printf("%-28s %-18s %6d %9lld %8.2f %10.2f %12.0f\n", name.c_str(), std::string(e->name()).c_str(),

@@ -20,8 +20,8 @@ struct PlaySettings {
     int selectivity = 100;           // SearchOptions::selectivity (percent, 100 = no selective cut)
     EvalKind evaluation = EvalKind::Pattern;
     MoveOrdering ordering = MoveOrdering::Normal;  // SearchOptions::ordering (the engine's: kEngineOrdering)
-    std::string weights;             // pattern weights file; empty: the embedded default
-    std::size_t hash_mib = 16;       // the engine's default Hash
+    std::string weights;                           // pattern weights file; empty: the embedded default
+    std::size_t hash_mib = 16;                     // the engine's default Hash
 };
 
 struct PlayQuality {
@@ -33,8 +33,8 @@ struct PlayQuality {
     double max_loss = 0;
     std::uint64_t nodes = 0;
     std::chrono::duration<double> time{0};  // wall time of the searches
-    double cpu_seconds = 0;                  // process CPU time of the searches (below the wall time when
-                                             // other work takes the core: movetime results then mean less)
+    double cpu_seconds = 0;                 // process CPU time of the searches (below the wall time when
+                                            // other work takes the core: movetime results then mean less)
 };
 
 // Searches every entry (the table cleared before each, 1 thread); progress on stderr. An error when the

@@ -79,7 +79,8 @@ Expected<std::vector<Position>> wthor_positions(const std::string& dir, std::siz
     constexpr int kPhases = 53 / eval::kEmptiesPerPhase - kFirstPhase + 1;
     std::vector<std::vector<Position>> by_phase(kPhases);
     const auto enough = [&] {
-        return std::all_of(by_phase.begin(), by_phase.end(), [&](const auto& b) { return b.size() * kPhases >= count + kPhases; });
+        return std::all_of(by_phase.begin(), by_phase.end(),
+                           [&](const auto& b) { return b.size() * kPhases >= count + kPhases; });
     };
     std::vector<std::string> files;
     std::error_code ec;
@@ -168,8 +169,9 @@ int run_probcut(const cli::ParsedArgs& args) {
             if (now - last_report > std::chrono::seconds(20) || finished == positions->size()) {
                 last_report = now;
                 const double elapsed = std::chrono::duration<double>(now - start).count();
-                std::fprintf(stderr, "probcut: %zu/%zu positions, %.0f%% of the work, %.0f s, about %.0f s left\n", finished,
-                             positions->size(), 100.0 * done / work, elapsed, elapsed * (work - done) / std::max(done, 1.0));
+                std::fprintf(stderr, "probcut: %zu/%zu positions, %.0f%% of the work, %.0f s, about %.0f s left\n",
+                             finished, positions->size(), 100.0 * done / work, elapsed,
+                             elapsed * (work - done) / std::max(done, 1.0));
             }
         }
     };
@@ -203,8 +205,10 @@ int run_probcut(const cli::ParsedArgs& args) {
                 const auto f = stats.fit(p, s, d);
                 if (f.n >= static_cast<double>(*min_samples)) sum += f.sigma, ++n;
             }
-            if (n > 0) std::printf(" %5.2f", sum / n);
-            else std::printf(" %5s", "");
+            if (n > 0)
+                std::printf(" %5.2f", sum / n);
+            else
+                std::printf(" %5s", "");
         }
         std::printf("\n");
     }

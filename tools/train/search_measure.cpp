@@ -22,8 +22,8 @@ FixedDepthSearch fixed_depth_negascout(const Position& pos, const Evaluator& eva
                                        TranspositionTable& tt) {
     Context ctx(EvaluatorCall{&evaluator}, OthelloOrder(MoveOrdering::Normal), &tt, nullptr);
     FixedDepthSearch out;
-    out.root = run_algorithm(Algorithm::NegaScout, ctx, OthelloState{pos}, depth, -Context::kInfinity,
-                             Context::kInfinity, 0);
+    out.root =
+        run_algorithm(Algorithm::NegaScout, ctx, OthelloState{pos}, depth, -Context::kInfinity, Context::kInfinity, 0);
     out.nodes = ctx.nodes;
     return out;
 }

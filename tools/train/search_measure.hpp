@@ -13,9 +13,9 @@
 namespace reversi::train {
 
 struct SearchAccuracy {
-    double value_mae = 0;   // discs
-    double move_loss = 0;   // discs
-    double nodes = 0;       // mean nodes per search
+    double value_mae = 0;  // discs
+    double move_loss = 0;  // discs
+    double nodes = 0;      // mean nodes per search
     long long positions = 0;
 };
 
@@ -31,6 +31,7 @@ struct FixedDepthSearch {
 
 // NegaScout (engine/search/algorithms.hpp) with the project's Normal move ordering and a 16 MiB
 // transposition table cleared before each position, to a fixed depth (no iterative deepening).
-[[nodiscard]] SearchAccuracy measure_search(const std::vector<ObfEntry>& entries, const Evaluator& evaluator, int depth);
+[[nodiscard]] SearchAccuracy measure_search(const std::vector<ObfEntry>& entries, const Evaluator& evaluator,
+                                            int depth);
 
 }  // namespace reversi::train

@@ -94,14 +94,16 @@ int run_selfplay(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: selfplay needs --out FILE.wtb\n");
         return 2;
     }
-    auto openings = data::read_openings(args.get("openings", "../shared/data/openings/xot/openingslarge.txt"), Variant::Standard);
+    auto openings =
+        data::read_openings(args.get("openings", "../shared/data/openings/xot/openingslarge.txt"), Variant::Standard);
     if (!openings) {
         std::fprintf(stderr, "reversi-train: %s\n", openings.error().message.c_str());
         return 1;
     }
     for (const auto& o : *openings) {
         if (o.start != start_position()) {  // a board string: WTHOR games start from the standard position
-            std::fprintf(stderr, "reversi-train: selfplay: opening '%s' is a board, not moves from the start\n", o.text.c_str());
+            std::fprintf(stderr, "reversi-train: selfplay: opening '%s' is a board, not moves from the start\n",
+                         o.text.c_str());
             return 1;
         }
     }
@@ -165,7 +167,8 @@ int run_selfplay(const cli::ParsedArgs& args) {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
     gmtime_r(&now, &utc);
-    file.header = data::WthorHeader{1900 + utc.tm_year, utc.tm_mon + 1, utc.tm_mday, 0, 1900 + utc.tm_year, 8, 0, s.exact_from};
+    file.header =
+        data::WthorHeader{1900 + utc.tm_year, utc.tm_mon + 1, utc.tm_mday, 0, 1900 + utc.tm_year, 8, 0, s.exact_from};
     file.games = std::move(played);
     if (auto written = data::write_wthor_file(out, file); !written) {
         std::fprintf(stderr, "reversi-train: %s\n", written.error().message.c_str());
@@ -173,10 +176,11 @@ int run_selfplay(const cli::ParsedArgs& args) {
     }
     long long black_wins = 0, white_wins = 0;
     for (const auto& g : file.games) black_wins += g.black_score > 32, white_wins += g.black_score < 32;
-    std::printf("selfplay: %zu games written to %s (theoretical-score depth %d): black won %lld, white %lld, drawn %lld; "
-                "%.0f s\n",
-                n, out.c_str(), s.exact_from, black_wins, white_wins, static_cast<long long>(n) - black_wins - white_wins,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::printf(
+        "selfplay: %zu games written to %s (theoretical-score depth %d): black won %lld, white %lld, drawn %lld; "
+        "%.0f s\n",
+        n, out.c_str(), s.exact_from, black_wins, white_wins, static_cast<long long>(n) - black_wins - white_wins,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return 0;
 }
 

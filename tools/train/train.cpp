@@ -115,25 +115,29 @@ int run_train(const cli::ParsedArgs& args) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     BuildReport report;
-    auto samples = build_training_set(build, report, [&](const std::string& file, std::size_t i, std::size_t n, const TargetStats& s) {
-        spdlog::info("samples {}/{} {}: {} games, {} positions ({} exact from {} solves, {} theoretical, {} blended, {} final "
-                     "result), {:.0f} s",
-                     i, n, std::filesystem::path(file).filename().string(), s.games, s.positions, s.exact, s.solves,
-                     s.theoretical, s.blended, s.actual, elapsed());
-    });
+    auto samples = build_training_set(
+        build, report, [&](const std::string& file, std::size_t i, std::size_t n, const TargetStats& s) {
+            spdlog::info(
+                "samples {}/{} {}: {} games, {} positions ({} exact from {} solves, {} theoretical, {} blended, {} "
+                "final "
+                "result), {:.0f} s",
+                i, n, std::filesystem::path(file).filename().string(), s.games, s.positions, s.exact, s.solves,
+                s.theoretical, s.blended, s.actual, elapsed());
+        });
     if (!samples) {
         std::fprintf(stderr, "reversi-train: %s\n", samples.error().message.c_str());
         return 1;
     }
-    std::printf("training set: %zu positions from %llu games (%llu unfinished games skipped; %zu files from cache), "
-                "%zu after symmetric deduplication; targets: %llu exact (<= %d empties), %llu theoretical, %llu blended, "
-                "%llu final result; built in %.0f s\n",
-                report.raw_samples, static_cast<unsigned long long>(report.stats.games),
-                static_cast<unsigned long long>(report.stats.unfinished_games), report.cached_files, report.unique_samples,
-                static_cast<unsigned long long>(report.stats.exact), limit,
-                static_cast<unsigned long long>(report.stats.theoretical),
-                static_cast<unsigned long long>(report.stats.blended),
-                static_cast<unsigned long long>(report.stats.actual), elapsed());
+    std::printf(
+        "training set: %zu positions from %llu games (%llu unfinished games skipped; %zu files from cache), "
+        "%zu after symmetric deduplication; targets: %llu exact (<= %d empties), %llu theoretical, %llu blended, "
+        "%llu final result; built in %.0f s\n",
+        report.raw_samples, static_cast<unsigned long long>(report.stats.games),
+        static_cast<unsigned long long>(report.stats.unfinished_games), report.cached_files, report.unique_samples,
+        static_cast<unsigned long long>(report.stats.exact), limit,
+        static_cast<unsigned long long>(report.stats.theoretical),
+        static_cast<unsigned long long>(report.stats.blended), static_cast<unsigned long long>(report.stats.actual),
+        elapsed());
     std::fflush(stdout);
 
     FitConfig fit;
@@ -151,7 +155,8 @@ int run_train(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: %s\n", outcomes.error().message.c_str());
         return 1;
     }
-    std::printf("phase empties    train    test  weights  zero-MAE  train-MAE train-RMSE  test-MAE test-RMSE  seconds\n");
+    std::printf(
+        "phase empties    train    test  weights  zero-MAE  train-MAE train-RMSE  test-MAE test-RMSE  seconds\n");
     for (const auto& o : *outcomes) {
         const auto& r = o.report;
         const int lo = r.phase * kEmptiesPerPhase;
@@ -160,9 +165,9 @@ int run_train(const cli::ParsedArgs& args) {
             std::printf("%5d %3d-%-3d  (kept from %s, fitted by an earlier run)\n", r.phase, lo, hi, out.c_str());
             continue;
         }
-        std::printf("%5d %3d-%-3d %8zu %7zu %8zu %9.2f %10.2f %10.2f %9.2f %9.2f %8.1f\n", r.phase, lo, hi, r.train_count,
-                    r.test_count, r.active_weights, r.zero_test_mae, r.train_mae, r.train_rmse, r.test_mae, r.test_rmse,
-                    r.seconds);
+        std::printf("%5d %3d-%-3d %8zu %7zu %8zu %9.2f %10.2f %10.2f %9.2f %9.2f %8.1f\n", r.phase, lo, hi,
+                    r.train_count, r.test_count, r.active_weights, r.zero_test_mae, r.train_mae, r.train_rmse,
+                    r.test_mae, r.test_rmse, r.seconds);
     }
     std::printf("weights written to %s (%llu bytes); total %.0f s\n", out.c_str(),
                 static_cast<unsigned long long>(std::filesystem::file_size(out)), elapsed());

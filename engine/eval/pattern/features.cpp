@@ -26,18 +26,29 @@ constexpr Bitboard kDiagonalOne = 0x0101010101010101ULL;
 template <int Shape>
 constexpr unsigned gather(Bitboard b) noexcept {
     switch (Shape) {
-        case 0: return static_cast<unsigned>((b >> 8) & 0xff);
-        case 1: return static_cast<unsigned>((b >> 16) & 0xff);
-        case 2: return static_cast<unsigned>((b >> 24) & 0xff);
+        case 0:
+            return static_cast<unsigned>((b >> 8) & 0xff);
+        case 1:
+            return static_cast<unsigned>((b >> 16) & 0xff);
+        case 2:
+            return static_cast<unsigned>((b >> 24) & 0xff);
         // Diagonals going down-right have one square per column: the multiply stacks them in the top byte.
-        case 3: return static_cast<unsigned>(((b & 0x8040201008040201ULL) * kDiagonalOne) >> 56);
-        case 4: return static_cast<unsigned>(((b & 0x0080402010080402ULL) * kDiagonalOne) >> 57);
-        case 5: return static_cast<unsigned>(((b & 0x0000804020100804ULL) * kDiagonalOne) >> 58);
-        case 6: return static_cast<unsigned>(((b & 0x0000008040201008ULL) * kDiagonalOne) >> 59);
-        case 7: return static_cast<unsigned>(((b & 0x0000000080402010ULL) * kDiagonalOne) >> 60);
-        case 8: return static_cast<unsigned>((b & 0xff) | (((b >> 9) & 1) << 8) | (((b >> 14) & 1) << 9));
-        case 9: return static_cast<unsigned>((b & 0x7) | ((b >> 5) & 0x38) | ((b >> 10) & 0x1c0));
-        default: return static_cast<unsigned>((b & 0x1f) | ((b >> 3) & 0x3e0));
+        case 3:
+            return static_cast<unsigned>(((b & 0x8040201008040201ULL) * kDiagonalOne) >> 56);
+        case 4:
+            return static_cast<unsigned>(((b & 0x0080402010080402ULL) * kDiagonalOne) >> 57);
+        case 5:
+            return static_cast<unsigned>(((b & 0x0000804020100804ULL) * kDiagonalOne) >> 58);
+        case 6:
+            return static_cast<unsigned>(((b & 0x0000008040201008ULL) * kDiagonalOne) >> 59);
+        case 7:
+            return static_cast<unsigned>(((b & 0x0000000080402010ULL) * kDiagonalOne) >> 60);
+        case 8:
+            return static_cast<unsigned>((b & 0xff) | (((b >> 9) & 1) << 8) | (((b >> 14) & 1) << 9));
+        case 9:
+            return static_cast<unsigned>((b & 0x7) | ((b >> 5) & 0x38) | ((b >> 10) & 0x1c0));
+        default:
+            return static_cast<unsigned>((b & 0x1f) | ((b >> 3) & 0x3e0));
     }
 }
 
@@ -53,11 +64,13 @@ void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
 
 // Every instance unrolled at compile time: no data-dependent branch in the fast path.
 template <std::size_t... I>
-void gather_all(const std::array<Bitboard, kSymmetryCount>& player, const std::array<Bitboard, kSymmetryCount>& opponent,
-                FeatureIndices& out, std::index_sequence<I...>) noexcept {
-    ((out[I] = static_cast<std::uint32_t>(kShapeOffsets[kInstances[I].shape] +
-                                          kBinaryToTernary[gather<kInstances[I].shape>(player[kInstances[I].symmetry])] +
-                                          2 * kBinaryToTernary[gather<kInstances[I].shape>(opponent[kInstances[I].symmetry])])),
+void gather_all(const std::array<Bitboard, kSymmetryCount>& player,
+                const std::array<Bitboard, kSymmetryCount>& opponent, FeatureIndices& out,
+                std::index_sequence<I...>) noexcept {
+    ((out[I] = static_cast<std::uint32_t>(
+          kShapeOffsets[kInstances[I].shape] +
+          kBinaryToTernary[gather<kInstances[I].shape>(player[kInstances[I].symmetry])] +
+          2 * kBinaryToTernary[gather<kInstances[I].shape>(opponent[kInstances[I].symmetry])])),
      ...);
 }
 
@@ -103,7 +116,8 @@ void extract_features_reference(const Position& pos, FeatureIndices& out) noexce
     }
     out[kInstanceCount] = static_cast<std::uint32_t>(kMobilityOffset + std::min(mine, kMobilityCap));
     out[kInstanceCount + 1] = static_cast<std::uint32_t>(kOpponentMobilityOffset + std::min(theirs, kMobilityCap));
-    out[kInstanceCount + 2] = static_cast<std::uint32_t>(kParityOffset + ((64 - popcount(pos.player | pos.opponent)) & 1));
+    out[kInstanceCount + 2] =
+        static_cast<std::uint32_t>(kParityOffset + ((64 - popcount(pos.player | pos.opponent)) & 1));
 }
 
 }  // namespace reversi::eval

@@ -15,7 +15,9 @@ namespace reversi::eval {
 void extract_features(const Position& pos, FeatureIndices& out) noexcept;
 void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept;
 
-[[nodiscard]] constexpr int empties_of(const Position& pos) noexcept { return 64 - popcount(pos.player | pos.opponent); }
+[[nodiscard]] constexpr int empties_of(const Position& pos) noexcept {
+    return 64 - popcount(pos.player | pos.opponent);
+}
 [[nodiscard]] constexpr int phase_of(const Position& pos) noexcept { return phase_of_empties(empties_of(pos)); }
 
 }  // namespace reversi::eval

@@ -7,7 +7,8 @@ namespace reversi::eval {
 Expected<PatternEvaluator> PatternEvaluator::embedded_default() {
     auto set = decode_weights(default_weights_bytes(), "(embedded default)");
     if (!set) return set.error();
-    if (set->trained_mask != kAllPhasesMask) return make_error("weights (embedded default): not every phase is trained");
+    if (set->trained_mask != kAllPhasesMask)
+        return make_error("weights (embedded default): not every phase is trained");
     return PatternEvaluator(std::make_shared<const WeightSet>(std::move(*set)));
 }
 

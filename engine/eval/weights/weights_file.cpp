@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <bit>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <string_view>
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <string_view>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -63,7 +63,9 @@ bool get_varint(std::span<const std::uint8_t> data, std::size_t& at, std::uint32
     return false;
 }
 
-std::uint32_t zigzag(std::int32_t v) { return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31); }
+std::uint32_t zigzag(std::int32_t v) {
+    return (static_cast<std::uint32_t>(v) << 1) ^ static_cast<std::uint32_t>(v >> 31);
+}
 std::int32_t unzigzag(std::uint32_t v) { return static_cast<std::int32_t>(v >> 1) ^ -static_cast<std::int32_t>(v & 1); }
 
 // The Multi-ProbCut section: one record per valid cell (layout in weights_file.hpp).
@@ -105,14 +107,17 @@ Expected<ProbCutModel> decode_probcut(std::span<const std::uint8_t> section) {
         if (phase >= kPhaseCount) return make_error(cell + "bad phase " + std::to_string(phase));
         if (depth < ProbCutModel::kMinDepth || depth > ProbCutModel::kMaxDepth) {
             return make_error(cell + "bad depth " + std::to_string(depth) + " (expected " +
-                              std::to_string(ProbCutModel::kMinDepth) + ".." + std::to_string(ProbCutModel::kMaxDepth) + ")");
+                              std::to_string(ProbCutModel::kMinDepth) + ".." + std::to_string(ProbCutModel::kMaxDepth) +
+                              ")");
         }
         if (shallow < 1 || shallow >= depth) {
-            return make_error(cell + "bad shallow depth " + std::to_string(shallow) + " for depth " + std::to_string(depth));
+            return make_error(cell + "bad shallow depth " + std::to_string(shallow) + " for depth " +
+                              std::to_string(depth));
         }
         if (r[3] != 0) return make_error(cell + "reserved byte is not 0");
         auto& was = seen[static_cast<std::size_t>(phase)][static_cast<std::size_t>(depth)];
-        if (was) return make_error(cell + "phase " + std::to_string(phase) + " depth " + std::to_string(depth) + " twice");
+        if (was)
+            return make_error(cell + "phase " + std::to_string(phase) + " depth " + std::to_string(depth) + " twice");
         was = true;
         ProbCutLine& l = model.lines[static_cast<std::size_t>(phase)][static_cast<std::size_t>(depth)];
         l.shallow = static_cast<std::int8_t>(shallow);

@@ -94,14 +94,17 @@ struct WeightSet {
     [[nodiscard]] const std::int16_t* phase(int p) const noexcept {
         return weights.data() + static_cast<std::size_t>(p) * kWeightsPerPhase;
     }
-    [[nodiscard]] std::int16_t* phase(int p) noexcept { return weights.data() + static_cast<std::size_t>(p) * kWeightsPerPhase; }
+    [[nodiscard]] std::int16_t* phase(int p) noexcept {
+        return weights.data() + static_cast<std::size_t>(p) * kWeightsPerPhase;
+    }
 };
 
 [[nodiscard]] std::uint32_t crc32(std::span<const std::uint8_t> bytes) noexcept;
 
 [[nodiscard]] std::vector<std::uint8_t> encode_weights(const WeightSet& set);
 // Every defect is an error naming it: short header, bad magic, other version or layout, truncated or
-// over-long payload or Multi-ProbCut section, checksum mismatch, malformed tokens, bad cell values. `source` names the data in messages.
+// over-long payload or Multi-ProbCut section, checksum mismatch, malformed tokens, bad cell values. `source` names the
+// data in messages.
 [[nodiscard]] Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source);
 
 // The largest weights file read (the shipped one is about 660 KB): a bigger file is refused unread.

@@ -15,20 +15,20 @@
 namespace reversi::eval {
 
 struct FitConfig {
-    double lambda = 5.0;       // L2 strength, in squared discs per unit weight^2 (a weight seen n times
-                               // is shrunk by about n / (n + lambda))
-    int iterations = 60;       // conjugate-gradient iterations per phase
-    int test_permille = 100;   // held-out share of the positions
-    std::uint64_t seed = 1;    // chooses the held-out positions
-    int overlap = 0;           // also train on positions up to this many empties outside the phase
-                               // (smoother phase boundaries; the test split keeps the phase's own)
-    int min_count = 1;         // weights activated by fewer training positions stay 0 (smaller files,
-                               // less noise)
+    double lambda = 5.0;      // L2 strength, in squared discs per unit weight^2 (a weight seen n times
+                              // is shrunk by about n / (n + lambda))
+    int iterations = 60;      // conjugate-gradient iterations per phase
+    int test_permille = 100;  // held-out share of the positions
+    std::uint64_t seed = 1;   // chooses the held-out positions
+    int overlap = 0;          // also train on positions up to this many empties outside the phase
+                              // (smoother phase boundaries; the test split keeps the phase's own)
+    int min_count = 1;        // weights activated by fewer training positions stay 0 (smaller files,
+                              // less noise)
 };
 
 struct PhaseReport {
     int phase = 0;
-    std::size_t train_count = 0;    // including the overlap positions from the neighbouring phases
+    std::size_t train_count = 0;  // including the overlap positions from the neighbouring phases
     std::size_t test_count = 0;
     double zero_train_mae = 0;  // error of the all-zero table (before fitting)
     double zero_test_mae = 0;

@@ -19,7 +19,8 @@ struct FileResult {
 
 std::string cache_path(const BuildConfig& config, const std::string& path) {
     if (config.cache_dir.empty() || config.max_games != 0) return {};
-    return (std::filesystem::path(config.cache_dir) / (std::filesystem::path(path).stem().string() + ".samples")).string();
+    return (std::filesystem::path(config.cache_dir) / (std::filesystem::path(path).stem().string() + ".samples"))
+        .string();
 }
 
 // The samples of one file: from its cache when that is valid (a stale or damaged cache is rebuilt),

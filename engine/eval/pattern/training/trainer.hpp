@@ -2,8 +2,8 @@
 // The training pipeline behind reversi-train: WTHOR files -> samples with targets (cached per file, so
 // an interrupted build resumes where it stopped) -> deduplicated set -> one fit per phase, each phase
 // saved as soon as it is fitted (an interrupted fit resumes at the first phase not yet in the file).
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,10 +14,10 @@ namespace reversi::eval {
 
 struct BuildConfig {
     std::vector<std::string> wthor_files;
-    std::string cache_dir;           // empty: no cache
+    std::string cache_dir;  // empty: no cache
     TargetPolicy policy;
-    std::uint32_t policy_tag = 0;    // identifies the policy in cache files (a different tag is rebuilt)
-    std::uint64_t max_games = 0;     // 0: all games (a limit builds the files one after another)
+    std::uint32_t policy_tag = 0;  // identifies the policy in cache files (a different tag is rebuilt)
+    std::uint64_t max_games = 0;   // 0: all games (a limit builds the files one after another)
     // Files are built by this many threads, each with its own solver from solver_factory (when set, it
     // replaces policy.solver); the samples are gathered in file order, so the set does not depend on it.
     int threads = 1;
@@ -28,11 +28,11 @@ struct BuildReport {
     TargetStats stats;
     std::size_t raw_samples = 0;
     std::size_t unique_samples = 0;
-    std::size_t cached_files = 0;    // files whose samples came from the cache
+    std::size_t cached_files = 0;  // files whose samples came from the cache
 };
 
-using BuildProgress = std::function<void(const std::string& file, std::size_t index, std::size_t total,
-                                         const TargetStats& so_far)>;
+using BuildProgress =
+    std::function<void(const std::string& file, std::size_t index, std::size_t total, const TargetStats& so_far)>;
 
 [[nodiscard]] Expected<std::vector<Sample>> build_training_set(const BuildConfig& config, BuildReport& report,
                                                                const BuildProgress& progress = {});

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <string_view>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string_view>
 
 #include "engine/eval/pattern/symmetry.hpp"
 #include "engine/eval/weights/weights_file.hpp"
@@ -22,8 +22,8 @@ std::pair<Bitboard, Bitboard> canonical_form(Bitboard player, Bitboard opponent)
     return best;
 }
 
-Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int theory_depth,
-                                              const TargetPolicy& policy, TargetStats& stats) {
+Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int theory_depth, const TargetPolicy& policy,
+                                              TargetStats& stats) {
     auto replayed = data::replay_game(game);
     if (!replayed) return replayed.error();
     ++stats.games;
@@ -102,7 +102,8 @@ std::vector<Sample> deduplicate(std::vector<RawSample> raw) {
     while (i < raw.size()) {
         std::size_t j = i;
         double sum = 0;
-        while (j < raw.size() && raw[j].player == raw[i].player && raw[j].opponent == raw[i].opponent) sum += raw[j++].target;
+        while (j < raw.size() && raw[j].player == raw[i].player && raw[j].opponent == raw[i].opponent)
+            sum += raw[j++].target;
         const auto n = static_cast<std::uint32_t>(j - i);
         out.push_back(Sample{raw[i].player, raw[i].opponent, static_cast<float>(sum / n), n});
         i = j;
@@ -118,7 +119,8 @@ constexpr std::size_t kRecord = 17;
 
 template <class T>
 void put(std::vector<std::uint8_t>& out, T v) {
-    for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+        out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
 }
 template <class T>
 T get(const std::uint8_t* p) {
@@ -160,14 +162,16 @@ Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint
     if (!in) return make_error("samples " + path + ": cannot open the file");
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto fail = [&](const std::string& what) { return make_error("samples " + path + ": " + what); };
-    if (bytes.size() < kSamplesHeader + 4 || std::memcmp(bytes.data(), "RVTS", 4) != 0) return fail("not a sample cache");
+    if (bytes.size() < kSamplesHeader + 4 || std::memcmp(bytes.data(), "RVTS", 4) != 0)
+        return fail("not a sample cache");
     if (get<std::uint32_t>(bytes.data() + 4) != kSamplesVersion) return fail("other cache version");
     if (get<std::uint32_t>(bytes.data() + 8) != tag) return fail("built with another target policy");
     const auto count = get<std::uint64_t>(bytes.data() + 12);
     if (count > (bytes.size() - kSamplesHeader - 4) / kRecord || bytes.size() != kSamplesHeader + kRecord * count + 4) {
         return fail("truncated or over-long");
     }
-    if (crc32(std::span<const std::uint8_t>(bytes.data(), bytes.size() - 4)) != get<std::uint32_t>(bytes.data() + bytes.size() - 4)) {
+    if (crc32(std::span<const std::uint8_t>(bytes.data(), bytes.size() - 4)) !=
+        get<std::uint32_t>(bytes.data() + bytes.size() - 4)) {
         return fail("corrupted (checksum mismatch)");
     }
     std::vector<RawSample> out(count);

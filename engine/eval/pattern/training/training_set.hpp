@@ -36,8 +36,8 @@ struct RawSample {
 struct Sample {
     Bitboard player = 0;
     Bitboard opponent = 0;
-    float target = 0;       // mean of the merged targets
-    std::uint32_t count = 1; // how many game positions merged into this one
+    float target = 0;         // mean of the merged targets
+    std::uint32_t count = 1;  // how many game positions merged into this one
 };
 
 // The least (player, opponent) pair, compared as (player, then opponent), over the 8 symmetric images.
@@ -82,7 +82,8 @@ struct TargetStats {
 // Sample cache files ("RVTS" v1: magic, version u32, policy tag u32, count u64, then 17-byte records
 // player u64, opponent u64, target i8, then the CRC-32 of everything before it). A resumed build
 // re-uses a cache whose tag matches; a corrupted or mismatched cache is an error, never half-read.
-[[nodiscard]] Expected<bool> save_samples(const std::string& path, std::uint32_t tag, const std::vector<RawSample>& samples);
+[[nodiscard]] Expected<bool> save_samples(const std::string& path, std::uint32_t tag,
+                                          const std::vector<RawSample>& samples);
 [[nodiscard]] Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint32_t tag);
 
 }  // namespace reversi::eval
