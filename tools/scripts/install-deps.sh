@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project needs, when any is missing. Idempotent; quiet when all is present.
-# clang and libclang-rt-14-dev build the libFuzzer target that the test suite runs briefly.
+# clang and libclang-rt-14-dev build the libFuzzer target that the test suite runs briefly; clang-format
+# checks the formatting.
 set -euo pipefail
-packages=(build-essential cmake ninja-build libboost-dev libspdlog-dev doctest-dev clang libclang-rt-14-dev)
+packages=(build-essential cmake ninja-build libboost-dev libspdlog-dev doctest-dev clang libclang-rt-14-dev clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
