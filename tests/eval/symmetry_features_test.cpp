@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/eval/pattern/features.hpp"
+#include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "tests/support/random_positions.hpp"
 
 using namespace reversi;
@@ -62,12 +63,44 @@ TEST_CASE("pattern instances: distinct square sets, each inside the board, shape
 TEST_CASE("fast features equal the reference features on 100,000 random positions") {
     const auto positions = testing::random_positions(Variant::Standard, 100000, 99);
     FeatureIndices fast{};
+    FeatureIndices portable{};
     FeatureIndices ref{};
     for (const auto& pos : positions) {
         extract_features(pos, fast);
+        extract_features_portable(pos, portable);
         extract_features_reference(pos, ref);
         REQUIRE(fast == ref);
+        REQUIRE(portable == ref);
+#ifdef __BMI2__
+        FeatureIndices pext{};
+        extract_features_pext(pos, pext);
+        REQUIRE(pext == ref);
+#endif
         for (int i = 0; i < kFeatureCount; ++i) REQUIRE(fast[i] < static_cast<std::uint32_t>(kWeightsPerPhase));
+    }
+}
+
+TEST_CASE("the fused weight sums and the blended evaluation equal sums over the reference features") {
+    auto evaluator = PatternEvaluator::embedded_default();
+    REQUIRE(evaluator);
+    const WeightSet& weights = evaluator->weights();
+    const auto positions = testing::random_positions(Variant::Standard, 20000, 7);
+    FeatureIndices ref{};
+    for (const auto& pos : positions) {
+        extract_features_reference(pos, ref);
+        const PhaseBlend blend = phase_blend(empties_of(pos));
+        int first = 0;
+        int second = 0;
+        for (std::uint32_t f : ref) {
+            first += weights.phase(blend.phase)[f];
+            second += weights.phase(blend.other)[f];
+        }
+        const PhaseSums sums = sum_feature_weights(pos, weights.phase(blend.phase), weights.phase(blend.other));
+        REQUIRE(sums.first == first);
+        REQUIRE(sums.second == second);
+        const int blended =
+            (first * (kBlendDenominator - blend.other_weight) + second * blend.other_weight) / kBlendDenominator;
+        REQUIRE(evaluator->evaluate_units(pos) == blended);
     }
 }
 

@@ -65,6 +65,11 @@ int run_bench(const cli::ParsedArgs& args) {
         eval::extract_features(p, f);
         return static_cast<long long>(f[0] + f[45]);
     });
+    time_it("features, portable (board images)", positions, repeats, [](const Position& p) {
+        eval::FeatureIndices f;
+        eval::extract_features_portable(p, f);
+        return static_cast<long long>(f[0] + f[45]);
+    });
     time_it("features, reference (square by square)", positions, repeats, [](const Position& p) {
         eval::FeatureIndices f;
         eval::extract_features_reference(p, f);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <utility>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 namespace reversi::eval {
 
@@ -62,35 +65,93 @@ void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
     out[kInstanceCount + 2] = kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1);
 }
 
+// transform(g, b) for all g from one transpose and two column mirrors (see symmetry.hpp for the order).
+std::array<Bitboard, kSymmetryCount> images(Bitboard b) noexcept {
+    const Bitboard t = transpose(b);
+    const Bitboard m = mirror_columns(b);
+    const Bitboard tm = mirror_columns(t);
+    return {b, m, flip_rows(b), flip_rows(m), t, tm, flip_rows(t), flip_rows(tm)};
+}
+
+#ifdef __BMI2__
+inline constexpr bool kHavePext = true;
+// With BMI2 each shape is gathered from its image by one pext on the shape's canonical mask: the
+// canonical squares are ascending, so the gathered bits are already in digit order (square k is bit k).
+constexpr std::array<Bitboard, kShapeCount> kCanonicalMasks = [] {
+    std::array<Bitboard, kShapeCount> out{};
+    for (int t = 0; t < kShapeCount; ++t) {
+        for (int k = 0; k < kShapes[t].size; ++k) out[t] |= square_bit(kShapes[t].squares[k]);
+    }
+    return out;
+}();
+template <int Shape>
+unsigned gather_pext(Bitboard b) noexcept {
+    return static_cast<unsigned>(_pext_u64(b, kCanonicalMasks[Shape]));
+}
+#else
+inline constexpr bool kHavePext = false;
+template <int Shape>
+unsigned gather_pext(Bitboard b) noexcept {
+    return gather<Shape>(b);  // never called: kHavePext is false
+}
+#endif
+
+using Images = std::array<Bitboard, kSymmetryCount>;
+
+// The weight index of instance I, read from the board images with pext (Pext) or shifts and multiplies.
+template <bool Pext, std::size_t I>
+std::uint32_t instance_index(const Images& player, const Images& opponent) noexcept {
+    constexpr int shape = kInstances[I].shape;
+    constexpr int image = kInstances[I].symmetry;
+    const unsigned p = Pext ? gather_pext<shape>(player[image]) : gather<shape>(player[image]);
+    const unsigned o = Pext ? gather_pext<shape>(opponent[image]) : gather<shape>(opponent[image]);
+    return static_cast<std::uint32_t>(kShapeOffsets[shape] + kBinaryToTernary[p] + 2 * kBinaryToTernary[o]);
+}
+
 // Every instance unrolled at compile time: no data-dependent branch in the fast path.
+template <bool Pext, std::size_t... I>
+void gather_all(const Position& pos, FeatureIndices& out, std::index_sequence<I...>) noexcept {
+    const Images player = images(pos.player);
+    const Images opponent = images(pos.opponent);
+    ((out[I] = instance_index<Pext, I>(player, opponent)), ...);
+    fill_scalars(pos, out);
+}
+
 template <std::size_t... I>
-void gather_all(const std::array<Bitboard, kSymmetryCount>& player,
-                const std::array<Bitboard, kSymmetryCount>& opponent, FeatureIndices& out,
-                std::index_sequence<I...>) noexcept {
-    ((out[I] = static_cast<std::uint32_t>(
-          kShapeOffsets[kInstances[I].shape] +
-          kBinaryToTernary[gather<kInstances[I].shape>(player[kInstances[I].symmetry])] +
-          2 * kBinaryToTernary[gather<kInstances[I].shape>(opponent[kInstances[I].symmetry])])),
-     ...);
+PhaseSums sum_all(const Position& pos, const std::int16_t* first, const std::int16_t* second,
+                  std::index_sequence<I...>) noexcept {
+    const Images player = images(pos.player);
+    const Images opponent = images(pos.opponent);
+    PhaseSums sums;
+    const auto add = [&](std::uint32_t index) {
+        sums.first += first[index];
+        sums.second += second[index];
+    };
+    (add(instance_index<kHavePext, I>(player, opponent)), ...);
+    FeatureIndices scalars;
+    fill_scalars(pos, scalars);
+    for (int i = kInstanceCount; i < kFeatureCount; ++i) add(scalars[i]);
+    return sums;
 }
 
 }  // namespace
 
+PhaseSums sum_feature_weights(const Position& pos, const std::int16_t* first, const std::int16_t* second) noexcept {
+    return sum_all(pos, first, second, std::make_index_sequence<kInstanceCount>{});
+}
+
+void extract_features_portable(const Position& pos, FeatureIndices& out) noexcept {
+    gather_all<false>(pos, out, std::make_index_sequence<kInstanceCount>{});
+}
+
+#ifdef __BMI2__
+void extract_features_pext(const Position& pos, FeatureIndices& out) noexcept {
+    gather_all<true>(pos, out, std::make_index_sequence<kInstanceCount>{});
+}
+#endif
+
 void extract_features(const Position& pos, FeatureIndices& out) noexcept {
-    std::array<Bitboard, kSymmetryCount> player{};
-    std::array<Bitboard, kSymmetryCount> opponent{};
-    // transform(g, b) for all g from one transpose and two column mirrors (see symmetry.hpp for the order).
-    const auto images = [](Bitboard b, std::array<Bitboard, kSymmetryCount>& out) {
-        const Bitboard t = transpose(b);
-        const Bitboard m = mirror_columns(b);
-        const Bitboard tm = mirror_columns(t);
-        out[0] = b, out[1] = m, out[2] = flip_rows(b), out[3] = flip_rows(m);
-        out[4] = t, out[5] = tm, out[6] = flip_rows(t), out[7] = flip_rows(tm);
-    };
-    images(pos.player, player);
-    images(pos.opponent, opponent);
-    gather_all(player, opponent, out, std::make_index_sequence<kInstanceCount>{});
-    fill_scalars(pos, out);
+    gather_all<kHavePext>(pos, out, std::make_index_sequence<kInstanceCount>{});
 }
 
 void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept {

@@ -1,7 +1,11 @@
 #pragma once
 // Feature extraction for the pattern evaluation (no incremental state: everything from the bitboards).
-//   extract_features            fast path: the 8 symmetric images of the board, then each shape read at
-//                               its canonical place with a few shifts and a binary-to-ternary table
+//   extract_features            the fast path of this build: extract_features_pext with BMI2 (the
+//                               default -march=native build here), else extract_features_portable
+//   extract_features_pext       (BMI2 only) the same board images, each shape gathered at its canonical
+//                               place by one pext per side (no per-shape bit shuffling)
+//   extract_features_portable   the 8 symmetric images of the board, then each shape read at its
+//                               canonical place with a few shifts and a binary-to-ternary table
 //   extract_features_reference  square by square from the instance lists (the specification the fast
 //                               path is checked against in tests/eval/ and timed against in reversi-train bench)
 #include "engine/board/position.hpp"
@@ -13,7 +17,20 @@ namespace reversi::eval {
 // Precondition: pos.player and pos.opponent are disjoint (true of every Position the board layer builds;
 // overlapping sets would index past the shape tables).
 void extract_features(const Position& pos, FeatureIndices& out) noexcept;
+void extract_features_portable(const Position& pos, FeatureIndices& out) noexcept;
+#ifdef __BMI2__
+void extract_features_pext(const Position& pos, FeatureIndices& out) noexcept;
+#endif
 void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept;
+
+// The evaluation's hot path: the sums of the weights the position activates in two phase tables at
+// once (the blended phases), without storing the indices (the same indices as extract_features).
+struct PhaseSums {
+    int first = 0;
+    int second = 0;
+};
+[[nodiscard]] PhaseSums sum_feature_weights(const Position& pos, const std::int16_t* first,
+                                            const std::int16_t* second) noexcept;
 
 [[nodiscard]] constexpr int empties_of(const Position& pos) noexcept {
     return 64 - popcount(pos.player | pos.opponent);

@@ -22,17 +22,11 @@ Expected<PatternEvaluator> PatternEvaluator::from_file(const std::string& path) 
 }
 
 int PatternEvaluator::evaluate_units(const Position& pos) const noexcept {
-    FeatureIndices features;
-    extract_features(pos, features);
     const PhaseBlend blend = phase_blend(empties_of(pos));
-    const std::int16_t* w = weights_->phase(blend.phase);
-    int sum = 0;
-    for (std::uint32_t f : features) sum += w[f];
-    if (blend.other_weight == 0) return sum;
-    const std::int16_t* v = weights_->phase(blend.other);
-    int other = 0;
-    for (std::uint32_t f : features) other += v[f];
-    return (sum * (kBlendDenominator - blend.other_weight) + other * blend.other_weight) / kBlendDenominator;
+    const PhaseSums sums = sum_feature_weights(pos, weights_->phase(blend.phase), weights_->phase(blend.other));
+    if (blend.other_weight == 0) return sums.first;
+    return (sums.first * (kBlendDenominator - blend.other_weight) + sums.second * blend.other_weight) /
+           kBlendDenominator;
 }
 
 int PatternEvaluator::evaluate(const Position& pos) const noexcept { return units_to_discs(evaluate_units(pos)); }
