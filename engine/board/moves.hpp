@@ -6,8 +6,9 @@
 // reference in tests/board/.
 //
 // Fast paths are chosen at compile time: with __AVX2__ (the default -march=native build on this machine)
-// flips() uses detail::flips_avx2 (engine/board/moves_avx2.hpp) at run time; flips_portable() is always
-// available, and constant evaluation always uses it. tests/endgame/fast_paths_test.cpp checks both.
+// flips() and legal_moves() use detail::flips_avx2 and detail::legal_moves_avx2 (engine/board/moves_avx2.hpp)
+// at run time; the portable versions are always available, and constant evaluation always uses them.
+// tests/endgame/fast_paths_test.cpp checks both.
 #include <array>
 #include <type_traits>
 
@@ -66,7 +67,7 @@ inline constexpr auto kRays = make_rays();
 }  // namespace detail
 
 // Every empty square where P may play (ignoring any variant mask: callers AND it with the playable set).
-[[nodiscard]] constexpr Bitboard legal_moves(Bitboard P, Bitboard O) noexcept {
+[[nodiscard]] constexpr Bitboard legal_moves_portable(Bitboard P, Bitboard O) noexcept {
     using detail::outflanking_targets;
     const Bitboard inner = O & 0x7e7e7e7e7e7e7e7eULL;  // no wrap-around across the a/h columns
     const Bitboard targets = outflanking_targets<1>(P, inner) | outflanking_targets<-1>(P, inner) |
@@ -74,6 +75,16 @@ inline constexpr auto kRays = make_rays();
                              outflanking_targets<7>(P, inner) | outflanking_targets<-7>(P, inner) |
                              outflanking_targets<9>(P, inner) | outflanking_targets<-9>(P, inner);
     return targets & ~(P | O);
+}
+
+// legal_moves_portable() or its AVX2 twin when the build targets AVX2 (same results, checked by the tests).
+[[nodiscard]] constexpr Bitboard legal_moves(Bitboard P, Bitboard O) noexcept {
+#ifdef __AVX2__
+    if (!std::is_constant_evaluated()) {
+        return detail::legal_moves_avx2(P, O);
+    }
+#endif
+    return legal_moves_portable(P, O);
 }
 
 // The opponent discs flipped when P plays on the empty square `sq` (0 when the move is illegal).

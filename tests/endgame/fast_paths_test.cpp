@@ -1,6 +1,8 @@
 // The build-time fast paths of engine/board/moves.hpp against the portable code and the reference.
 #include <doctest/doctest.h>
 
+#include <random>
+
 #include "engine/board/moves.hpp"
 #include "engine/board/variant.hpp"
 #include "tests/support/random_positions.hpp"
@@ -32,6 +34,34 @@ TEST_CASE("flips(): the selected path equals flips_portable() on every empty squ
     }
     CHECK(checked > 1000000);
     CHECK(legal > 200000);
+}
+
+TEST_CASE("legal_moves(): the selected path equals legal_moves_portable() and the square-by-square reference") {
+    const auto check = [](Bitboard P, Bitboard O) {
+        const Bitboard fast = legal_moves(P, O);
+        REQUIRE(fast == legal_moves_portable(P, O));
+        Bitboard reference = 0;
+        for (int sq : squares(~(P | O))) {
+            if (flips_portable(P, O, sq) != 0) reference |= square_bit(sq);
+        }
+        REQUIRE(fast == reference);
+    };
+    for (const auto& pos : testing::random_positions(Variant::Standard, 50000, 78)) {
+        check(pos.player, pos.opponent);
+        check(pos.opponent, pos.player);
+    }
+    // Random dense boards, mostly opponent discs: long runs in every direction and across the edges.
+    std::mt19937_64 rng(79);
+    for (int i = 0; i < 200000; ++i) {
+        Bitboard P = 0;
+        Bitboard O = 0;
+        for (int sq = 0; sq < 64; ++sq) {
+            const auto r = rng() % 10;
+            if (r < 3) P |= square_bit(sq);
+            if (r >= 3 && r < 9) O |= square_bit(sq);
+        }
+        check(P, O);
+    }
 }
 
 TEST_CASE("flips(): crafted edge cases (full rays, wrap-around, corners)") {
