@@ -68,11 +68,11 @@ void EngineContext::stop_and_wait() {
     collect_finished_job();
 }
 
-void EngineContext::start_job(JobRunner::Job job, bool unbounded) {
-    launch(std::move(job), unbounded, options_.search.threads);
+void EngineContext::start_job(JobRunner::Job job, bool unbounded, std::function<void()> on_stop) {
+    launch(std::move(job), unbounded, options_.search.threads, std::move(on_stop));
 }
 
-void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads) {
+void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop) {
     stop_and_wait();
     job_unbounded_ = unbounded;
     ++job_serial_;
@@ -92,7 +92,7 @@ void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads) {
             send_error("internal error in the running command; the session goes on");
         }
     };
-    jobs_.start(std::move(guarded), job_done_);
+    jobs_.start(std::move(guarded), job_done_, std::move(on_stop));
 }
 
 int EngineContext::max_threads() const noexcept {

@@ -63,13 +63,17 @@ public:
     // Stops a running job and joins it: its final lines (bestmove...) have been sent when this returns.
     void stop_and_wait();
     [[nodiscard]] bool busy() const noexcept { return jobs_.running(); }
+    // Thread-safe (a job's own timer may stop it).
     void stop_job() noexcept { jobs_.stop(); }
     // Starts a job after stop_and_wait(). `unbounded`: the job only ends when stopped (go infinite).
     // With a server thread budget the search's Threads are granted from it for the job's duration. An
-    // exception escaping the job is logged and answered with an error line.
-    void start_job(JobRunner::Job job, bool unbounded = false);
+    // exception escaping the job is logged and answered with an error line. `on_stop`: called by every
+    // stop of this job (JobRunner::start), for a job that waits on a condition of its own.
+    void start_job(JobRunner::Job job, bool unbounded = false, std::function<void()> on_stop = {});
     // The running job only ends when stopped (reader thread only).
     [[nodiscard]] bool job_unbounded() const noexcept { return busy() && job_unbounded_; }
+    // The running job has become one that ends by itself (a pondering search at ponderhit; reader thread).
+    void mark_job_bounded() noexcept { job_unbounded_ = false; }
     // A running job that reads a file for an option: nothing is answered before its result.
     [[nodiscard]] bool job_exclusive() const noexcept { return busy() && loading_; }
     // Counts the jobs started, and when the last one started (reader thread only).
@@ -98,7 +102,7 @@ private:
     [[nodiscard]] Expected<bool> set_hash(std::size_t hash_mib);
     [[nodiscard]] Expected<bool> start_weights_load(const std::string& file);
     void apply_loaded_weights();
-    void launch(JobRunner::Job job, bool unbounded, int threads);
+    void launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop = {});
     [[nodiscard]] std::shared_ptr<ThreadGrant> grant_threads(int wanted);
 
     // What a weights-loading job leaves for the reader thread.

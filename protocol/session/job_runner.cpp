@@ -9,8 +9,26 @@ JobRunner::~JobRunner() {
     wait();
 }
 
-void JobRunner::start(Job job, std::function<void()> on_done) {
+void JobRunner::stop() noexcept {
+    stop_.store(true, std::memory_order_relaxed);
+    try {
+        std::function<void()> notify;
+        {
+            std::lock_guard lock(on_stop_mutex_);
+            notify = on_stop_;
+        }
+        if (notify) notify();  // without the lock: it takes the job's own lock
+    } catch (...) {            // std::system_error from the mutex, std::bad_alloc: the flag is raised all the same
+        spdlog::error("job stop: the stop notification failed");
+    }
+}
+
+void JobRunner::start(Job job, std::function<void()> on_done, std::function<void()> on_stop) {
     wait();
+    {
+        std::lock_guard lock(on_stop_mutex_);
+        on_stop_ = std::move(on_stop);
+    }
     stop_.store(false, std::memory_order_relaxed);
     running_.store(true, std::memory_order_release);
     try {

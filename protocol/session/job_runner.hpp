@@ -4,6 +4,7 @@
 // one thread (the session's reader); the job itself runs on the worker thread.
 #include <atomic>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 namespace reversi::session {
@@ -19,10 +20,13 @@ public:
 
     // Starts `job` after joining any finished previous one. Precondition: !running(). `on_done` (may be
     // empty) is called on the worker thread after the job has returned and running() has become false.
+    // `on_stop` (may be empty) is called by every stop() until the next start(), after the stop flag is
+    // raised: it wakes a job that waits for a stop on a condition of its own (a pondering search). It may
+    // be called from any thread that calls stop(), and must not throw.
     // Throws std::system_error when no thread can be started (then nothing runs).
-    void start(Job job, std::function<void()> on_done = {});
-    // Asks the running job to stop (no effect when idle).
-    void stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+    void start(Job job, std::function<void()> on_done = {}, std::function<void()> on_stop = {});
+    // Asks the running job to stop (no effect when idle). Thread-safe.
+    void stop() noexcept;
     // Joins the job's thread (returns at once when there is none).
     void wait();
     // True from start() until the job function returns.
@@ -30,6 +34,8 @@ public:
 
 private:
     std::thread thread_;
+    std::mutex on_stop_mutex_;
+    std::function<void()> on_stop_;  // guarded by on_stop_mutex_
     std::atomic<bool> stop_{false};
     std::atomic<bool> running_{false};
 };

@@ -47,4 +47,12 @@ TimeLimits limits_after(const TimeLimits& limits, std::chrono::milliseconds dela
     return TimeLimits{shrink(limits.soft), shrink(limits.hard)};
 }
 
+TimeLimits limits_at_ponderhit(const TimeLimits& planned, std::chrono::milliseconds pondered) noexcept {
+    using std::chrono::milliseconds;
+    const milliseconds used = std::max(pondered, milliseconds(0));
+    TimeLimits left = limits_after(planned, used);
+    if (planned.soft) left.soft = std::max(milliseconds(0), *planned.soft - used);
+    return left;
+}
+
 }  // namespace reversi::timing

@@ -17,6 +17,14 @@
 // a little later, so its limits are shortened by the delay (limits_after). `overhead_ms` is MoveOverhead
 // plus the adaptive margin of protocol/time/latency_tracker.hpp, which learns the latency the search
 // limits cannot see (thread start, output, pipes, the GUI) from the clocks the GUI sends.
+//
+// Pondering (`go ponder`, then `ponderhit`): the search runs without a time limit until ponderhit; the
+// limits are planned from the clock of the `go ponder` (the clock the engine will have when its turn
+// comes) and, as engines usually do, count from the `go ponder`: the time spent pondering counts as time
+// already used on this move (limits_at_ponderhit). So the hard limit measured from ponderhit is the
+// planned one minus the time pondered, never more than the plan (and so than the clock) allows from
+// ponderhit; when the pondering already lasted the soft limit, the search answers at once with what it
+// has (at least one completed iteration).
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -58,5 +66,9 @@ inline constexpr int kCheapEmpties = 12;
 // The same limits for a search that starts `delay` after `go` was read: each shrinks by the delay, to
 // at least 1 ms (the search then completes its first iteration only).
 [[nodiscard]] TimeLimits limits_after(const TimeLimits& limits, std::chrono::milliseconds delay) noexcept;
+
+// The limits left at ponderhit, `pondered` after the `go ponder` was read: each shrinks by the time
+// pondered; the soft limit may reach 0 (answer at once), the hard one is at least 1 ms.
+[[nodiscard]] TimeLimits limits_at_ponderhit(const TimeLimits& planned, std::chrono::milliseconds pondered) noexcept;
 
 }  // namespace reversi::timing

@@ -60,6 +60,7 @@ std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
                     std::to_string(kMaxMultiPv));
     lines.push_back("option name MoveOverhead type spin default " + std::to_string(o.move_overhead_ms) + " min 0 max " +
                     std::to_string(kMaxMoveOverheadMs));
+    lines.push_back(std::string("option name Ponder type check default ") + on_off(o.ponder));
     lines.push_back("option name Selectivity type spin default " + std::to_string(o.search.selectivity) + " min " +
                     std::to_string(kMinSelectivity) + " max " + std::to_string(kMaxSelectivity));
     return lines;
@@ -93,9 +94,11 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         auto a = parse_algorithm(value);
         if (!a) return make_error(what + ": " + quote(value) + ": " + a.error().message);
         o.search.algorithm = *a;
-    } else if (iequals(name, "Aspiration") || iequals(name, "TT") || iequals(name, "IterativeDeepening")) {
+    } else if (iequals(name, "Aspiration") || iequals(name, "TT") || iequals(name, "IterativeDeepening") ||
+               iequals(name, "Ponder")) {
         auto b = parse_switch(name, value);
         if (!b) return b.error();
+        if (iequals(name, "Ponder")) o.ponder = *b;
         if (iequals(name, "Aspiration")) o.search.aspiration = *b;
         if (iequals(name, "TT")) o.search.use_tt = *b;
         if (iequals(name, "IterativeDeepening")) o.search.iterative_deepening = *b;

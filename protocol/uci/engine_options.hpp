@@ -26,6 +26,10 @@ struct EngineOptions {
                                                      // threads, multipv, evaluation (Eval), selectivity
     std::string eval_file;  // EvalFile: pattern weights loaded by the session (empty: the embedded ones)
     int move_overhead_ms = 30;
+    // Ponder: the GUI may send go ponder (UCI: GUIs set it when they ponder). The engine ponders whenever
+    // it is sent go ponder; the option only adds the expected reply to bestmove (`bestmove f5 ponder d6`),
+    // which clients that do not ponder never see.
+    bool ponder = false;
 };
 
 inline constexpr std::size_t kMaxHashMib = 65536;

@@ -44,7 +44,7 @@ Expected<GoCommand> parse_go(const std::vector<std::string_view>& tokens) {
         } else if (key == "wld") {
             go.wld = true;
         } else if (key == "ponder") {
-            // Pondering is not supported; the search runs as a normal one.
+            go.ponder = true;
         } else if (key == "depth") {
             auto v = number(1, 60);
             if (!v) return v.error();

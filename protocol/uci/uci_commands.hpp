@@ -25,6 +25,7 @@ struct GoCommand {
     std::int64_t white_inc_ms = 0;              // winc
     std::optional<int> movestogo;
     bool infinite = false;
+    bool ponder = false;  // search the position (the expected reply played) until ponderhit or stop
     bool solve = false;
     bool wld = false;
     std::vector<Move> search_moves;

@@ -25,6 +25,7 @@ constexpr const char* kHelp[] = {
     "  isready                      -> readyok (answered at once, also while searching)",
     "  setoption name N value V     Hash Threads Algorithm Aspiration TT IterativeDeepening Ordering",
     "                               Eval (pattern|heuristic) EvalFile (path of pattern weights) MultiPV MoveOverhead",
+    "                               Selectivity Ponder (bestmove M ponder R)",
     "  ucinewgame                   clear the hash table and history",
     "  position startpos [moves m1 m2 ...]  (a moves token may be a transcript: f5d6c3)",
     "  position board <64 squares> <side> [moves ...]",
@@ -32,6 +33,8 @@ constexpr const char* kHelp[] = {
     "  position obf <OBF line>",
     "  go [depth N] [nodes N] [movetime MS] [btime MS] [wtime MS] [binc MS] [winc MS] [movestogo N]",
     "     [infinite] [solve] [wld] [searchmoves m ...] [algo NAME]   -> info ..., info string stats ..., bestmove M",
+    "  go ponder [clocks, limits]   ponder (the expected reply played): no bestmove before ponderhit or stop",
+    "  ponderhit                    the reply came: the pondering search goes on with the go ponder's clock",
     "  stop                         end the search; its bestmove follows",
     "  d                            draw the board, legal moves, board string, evaluation and moves",
     "  perft N                      count the move paths of N plies (a pass is a ply)",
@@ -77,8 +80,10 @@ Status UciFrontend::handle(std::string_view line) {
         cmd_bench(line);
     } else if (command == "help") {
         cmd_help();
-    } else if (command == "debug" || command == "ponderhit") {
-        // Accepted and ignored (UCI commands without meaning here).
+    } else if (command == "ponderhit") {
+        cmd_ponderhit(received);
+    } else if (command == "debug") {
+        // Accepted and ignored (a UCI command without meaning here).
     } else {
         ctx_.send_error("unknown command " + text::quote(tokens[0]) + " (try help)");
     }
@@ -114,7 +119,14 @@ void UciFrontend::cmd_go(std::string_view line, std::chrono::steady_clock::time_
     tokens.erase(tokens.begin());
     auto go = parse_go(tokens);
     if (!go) return ctx_.send_error(go.error().message + "; no search started");
-    start_search(ctx_, *go, GoTiming{received, latency_});
+    ponder_ = start_search(ctx_, *go, GoTiming{received, latency_});
+}
+
+void UciFrontend::cmd_ponderhit(std::chrono::steady_clock::time_point received) {
+    if (!ponder_ || !ctx_.busy() || !ponder_->hit(received)) {
+        return ctx_.send_error("ponderhit: no search is pondering (ponderhit follows a go ponder, before its stop)");
+    }
+    if (ponder_->plan().bounded) ctx_.mark_job_bounded();
 }
 
 void UciFrontend::cmd_display() {

@@ -8,6 +8,7 @@
 
 #include "protocol/session/engine_context.hpp"
 #include "protocol/time/latency_tracker.hpp"
+#include "protocol/uci/ponder_control.hpp"
 
 namespace reversi::uci {
 
@@ -23,6 +24,7 @@ private:
     void cmd_setoption(std::string_view line);
     void cmd_position(std::string_view line);
     void cmd_go(std::string_view line, std::chrono::steady_clock::time_point received);
+    void cmd_ponderhit(std::chrono::steady_clock::time_point received);
     void cmd_display();
     void cmd_perft(std::string_view line);
     void cmd_bench(std::string_view line);
@@ -31,6 +33,8 @@ private:
     session::EngineContext& ctx_;
     // The session's record of late answers (shared with the running search job, which records its own).
     std::shared_ptr<timing::LatencyTracker> latency_ = std::make_shared<timing::LatencyTracker>();
+    // The last go's pondering control (nullptr when it was no go ponder), for ponderhit.
+    std::shared_ptr<PonderControl> ponder_;
 };
 
 // The reply to `help`: one line per command (also in the README's protocol section).

@@ -1,5 +1,8 @@
 #include "protocol/uci/uci_search.hpp"
 
+#include <algorithm>
+#include <optional>
+
 #include <spdlog/spdlog.h>
 
 #include "engine/board/notation.hpp"
@@ -78,33 +81,139 @@ timing::ClockState clock_of(const GoCommand& go, const Position& pos, std::int64
     return clock;
 }
 
-// The time limits of this `go` (counted from reading it); records the move with the latency tracker.
-timing::TimeLimits plan(const session::EngineContext& ctx, const GoCommand& go, const Position& pos,
-                        timing::LatencyTracker* latency) {
+// The time limits of a `go` (counted from reading it), and the move to record with the latency tracker.
+struct Planned {
+    timing::TimeLimits limits;
+    std::optional<timing::PlannedMove> clock_move;
+};
+
+Planned plan(const session::EngineContext& ctx, const GoCommand& go, const Position& pos,
+             timing::LatencyTracker* latency) {
     if (go.infinite) return {};
     const bool has_clock = (pos.side == Color::Black ? go.black_time_ms : go.white_time_ms).has_value();
     const std::int64_t margin = latency && has_clock ? latency->margin_ms() : 0;
     const timing::ClockState clock =
         clock_of(go, pos, timing::planned_overhead(ctx.options().move_overhead_ms, margin, has_clock));
-    const timing::TimeLimits limits = timing::plan_move_time(clock);
-    if (latency && limits.hard) {
-        latency->on_go(timing::PlannedMove{pos.side == Color::Black ? 0 : 1, clock.empties,
-                                           clock.remaining_ms.value_or(-1), clock.increment_ms, limits.hard->count()});
+    Planned planned{timing::plan_move_time(clock), std::nullopt};
+    if (latency && planned.limits.hard) {
+        planned.clock_move =
+            timing::PlannedMove{pos.side == Color::Black ? 0 : 1, clock.empties, clock.remaining_ms.value_or(-1),
+                                clock.increment_ms, planned.limits.hard->count()};
     }
-    spdlog::debug("go: {} empties, hard time {} ms, adaptive margin {} ms", clock.empties,
-                  limits.hard ? limits.hard->count() : -1, margin);
-    return limits;
+    spdlog::debug("go{}: {} empties, hard time {} ms, adaptive margin {} ms", go.ponder ? " ponder" : "", clock.empties,
+                  planned.limits.hard ? planned.limits.hard->count() : -1, margin);
+    return planned;
+}
+
+// The lines one iteration reports: MultiPV, at most the root moves.
+int lines_per_iteration(const Position& pos, const GoCommand& go, int multipv) {
+    const int roots = go.search_moves.empty() ? popcount(pos.moves()) : static_cast<int>(go.search_moves.size());
+    return std::max(1, std::min(multipv, roots));
+}
+
+// One search job: what it needs is copied from the reader's state when the go is read.
+struct SearchJob {
+    session::EngineContext* ctx = nullptr;
+    Position pos;
+    SearchLimits base;
+    timing::TimeLimits planned;
+    GoTiming timing;
+    bool multipv = false;
+    int lines = 1;             // reports per iteration
+    bool ponder_move = false;  // the Ponder option: bestmove names the expected reply
+    std::shared_ptr<PonderControl> ponder;
+
+    void operator()(const std::atomic<bool>& stop) const;
+
+private:
+    [[nodiscard]] SearchCallbacks callbacks(bool& exact_sent) const;
+    [[nodiscard]] SearchResult run(const SearchLimits& limits, const std::atomic<bool>& stop) const;
+};
+
+SearchCallbacks SearchJob::callbacks(bool& exact_sent) const {
+    SearchCallbacks callbacks;
+    callbacks.on_iteration = [this, &exact_sent](const IterationReport& r) {
+        ctx->send(format_iteration(r, multipv));
+        if (r.wld) {
+            ctx->send(std::string("info string wld ") + (r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw"));
+        } else if (r.exact && !exact_sent) {
+            ctx->send("info string exact score " + std::to_string(r.score) + " discs");
+            exact_sent = true;
+        }
+        // After ponderhit the soft limit is checked here (the search's own limits were fixed without time).
+        if (ponder && r.multipv >= lines && ponder->past_soft_limit(Clock::now())) ctx->stop_job();
+    };
+    return callbacks;
+}
+
+SearchResult SearchJob::run(const SearchLimits& limits, const std::atomic<bool>& stop) const {
+    bool exact_sent = false;
+    try {
+        return search_completed(ctx->searcher(), pos, limits, callbacks(exact_sent), stop);
+    } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
+        spdlog::error("search failed: {}", e.what());
+        ctx->send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
+    }
+    SearchResult failed;
+    failed.best_move = kNoMove;
+    return failed;
+}
+
+void SearchJob::operator()(const std::atomic<bool>& stop) const {
+    struct EndPonder {  // whatever happens, the ponderhit timer is gone when the job ends
+        PonderControl* control;
+        ~EndPonder() {
+            if (control) control->end();
+        }
+    } end_ponder{ponder.get()};
+    // A timed search allocates the exact solver's table first, unless ucinewgame did (once per session
+    // and Hash size): it counts against this move, whose limits shrink by it, not against the first
+    // exact solve late in the game, and it is no sign of latency. (A pondering search does it on the
+    // opponent's time.)
+    const auto prepare_start = Clock::now();
+    if (planned.hard) ctx->searcher().prepare_endgame();
+    const auto one_time = since(prepare_start);
+    SearchLimits limits = base;
+    if (!ponder) {
+        const timing::TimeLimits late = timing::limits_after(planned, since(timing.received));
+        limits.soft_time = late.soft;
+        limits.hard_time = late.hard;
+    }
+    SearchResult result = run(limits, stop);
+    // A pondering search answers only after ponderhit or stop (it waits here when it ended first).
+    const auto hit = ponder ? ponder->wait_for_answer() : std::nullopt;
+    if (!is_legal(pos, result.best_move)) {
+        if (result.best_move != kNoMove) {
+            spdlog::error("search returned the illegal move {}; playing a legal one", move_to_string(result.best_move));
+        }
+        result.best_move = fallback_move(pos);
+        result.pv = {result.best_move};
+    }
+    ctx->send(format_stats(result));
+    ctx->send(bestmove_line(pos, result, ponder_move));
+    if (timing.latency && planned.hard) {
+        if (!ponder) timing.latency->on_answer(since(timing.received).count(), one_time.count());
+        if (ponder && hit) timing.latency->on_answer(since(*hit).count());
+    }
 }
 
 }  // namespace
 
-void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTiming& timing) {
+std::string bestmove_line(const Position& pos, const SearchResult& result, bool with_ponder) {
+    std::string line = "bestmove " + move_to_string(result.best_move);
+    if (!with_ponder || result.pv.size() < 2 || result.pv[0] != result.best_move) return line;
+    const auto next = apply_move(pos, result.best_move);
+    if (!next || next->is_over() || !is_legal(*next, result.pv[1])) return line;
+    return line + " ponder " + move_to_string(result.pv[1]);
+}
+
+std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const GoCommand& go, const GoTiming& timing) {
     ctx.stop_and_wait();
     const Position pos = ctx.game.current;
     for (Move m : go.search_moves) {
         if (!is_legal(pos, m)) {
             ctx.send_error("go searchmoves: '" + move_to_string(m) + "' is not legal in this position");
-            return;
+            return nullptr;
         }
     }
     SearchOptions options = ctx.options().search;
@@ -115,56 +224,31 @@ void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTimi
         none.algorithm = options.algorithm;
         ctx.send(format_stats(none));
         ctx.send("bestmove none");
-        return;
+        return nullptr;
     }
-    const SearchLimits base = limits_of(go);
-    const timing::TimeLimits planned = plan(ctx, go, pos, timing.latency.get());
+    const Planned planned = plan(ctx, go, pos, timing.latency.get());
+    if (planned.clock_move && !go.ponder) timing.latency->on_go(*planned.clock_move);  // ponder: at ponderhit
     ctx.searcher().set_options(options);
-    const bool multipv = options.multipv > 1;
-    ctx.start_job(
-        [&ctx, pos, base, planned, multipv, timing](const std::atomic<bool>& stop) {
-            // A timed search allocates the exact solver's table first, unless ucinewgame did (once per session
-            // and Hash size): it counts against this move, whose limits shrink by it, not against the first
-            // exact solve late in the game, and it is no sign of latency.
-            const auto prepare_start = Clock::now();
-            if (planned.hard) ctx.searcher().prepare_endgame();
-            const auto one_time = since(prepare_start);
-            SearchLimits limits = base;
-            const timing::TimeLimits late = timing::limits_after(planned, since(timing.received));
-            limits.soft_time = late.soft;
-            limits.hard_time = late.hard;
-            bool exact_sent = false;
-            SearchCallbacks callbacks;
-            callbacks.on_iteration = [&](const IterationReport& r) {
-                ctx.send(format_iteration(r, multipv));
-                if (r.wld) {
-                    ctx.send(std::string("info string wld ") + (r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw"));
-                } else if (r.exact && !exact_sent) {
-                    ctx.send("info string exact score " + std::to_string(r.score) + " discs");
-                    exact_sent = true;
-                }
-            };
-            SearchResult result;
-            try {
-                result = search_completed(ctx.searcher(), pos, limits, callbacks, stop);
-            } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
-                spdlog::error("search failed: {}", e.what());
-                ctx.send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
-                result.best_move = kNoMove;
-            }
-            if (!is_legal(pos, result.best_move)) {
-                if (result.best_move != kNoMove) {
-                    spdlog::error("search returned the illegal move {}; playing a legal one",
-                                  move_to_string(result.best_move));
-                }
-                result.best_move = fallback_move(pos);
-            }
-            ctx.send(format_stats(result));
-            ctx.send("bestmove " + move_to_string(result.best_move));
-            if (timing.latency && planned.hard)
-                timing.latency->on_answer(since(timing.received).count(), one_time.count());
-        },
-        go.infinite || !(ends_by_itself(base) || planned.hard || planned.soft));
+    SearchJob job;
+    job.ctx = &ctx;
+    job.pos = pos;
+    job.base = limits_of(go);
+    job.planned = planned.limits;
+    job.timing = timing;
+    job.multipv = options.multipv > 1;
+    job.lines = lines_per_iteration(pos, go, options.multipv);
+    job.ponder_move = ctx.options().ponder;
+    const bool bounded = !go.infinite && (ends_by_itself(job.base) || planned.limits.hard || planned.limits.soft);
+    if (!go.ponder) {
+        ctx.start_job(std::move(job), !bounded);
+        return nullptr;
+    }
+    job.ponder = std::make_shared<PonderControl>(
+        PonderPlan{planned.limits, timing.received, bounded, planned.clock_move, timing.latency},
+        [&ctx] { ctx.stop_job(); });
+    auto control = job.ponder;
+    ctx.start_job(std::move(job), true, [control] { control->release(); });
+    return control;
 }
 
 }  // namespace reversi::uci

@@ -7,6 +7,7 @@
 
 #include "protocol/session/engine_context.hpp"
 #include "protocol/time/latency_tracker.hpp"
+#include "protocol/uci/ponder_control.hpp"
 #include "protocol/uci/uci_commands.hpp"
 
 namespace reversi::uci {
@@ -19,8 +20,15 @@ struct GoTiming {
 };
 
 // Starts the search (or answers at once when the game is over). Errors (a searchmoves entry that is not
-// legal here) are reported and no search starts.
-void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTiming& timing = {});
+// legal here) are reported and no search starts. A `go ponder` search (ponder_control.hpp) returns its
+// control, for ponderhit; every other go returns nullptr. With the Ponder option on, the bestmove line
+// names the expected reply when the principal variation has one: `bestmove f5 ponder d6`.
+std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const GoCommand& go,
+                                            const GoTiming& timing = {});
+
+// The bestmove line: `bestmove M`, with ` ponder R` when `with_ponder` and the PV's second move is a
+// legal reply to M (a pass when the opponent must pass; none when M ends the game).
+[[nodiscard]] std::string bestmove_line(const Position& pos, const SearchResult& result, bool with_ponder);
 
 // A legal move to fall back on when a search ends before finding one: the first legal move, or pass.
 [[nodiscard]] Move fallback_move(const Position& pos) noexcept;

@@ -1,6 +1,8 @@
 // Unit tests of the protocol's parsers: tokens and numbers, go, setoption/options, position.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/nboard_frontend.hpp"
 #include "protocol/text/tokens.hpp"
@@ -63,6 +65,12 @@ TEST_CASE("parse_go reads every parameter") {
     REQUIRE(neg);
     CHECK(*neg->white_time_ms == 0);  // a fallen flag reads as 0
     CHECK(go("")->depth == std::nullopt);
+    CHECK(!go("depth 3")->ponder);
+    auto ponder = go("ponder btime 900 wtime 800 searchmoves f5 ponder");
+    REQUIRE(ponder);
+    CHECK(ponder->ponder);
+    CHECK(*ponder->white_time_ms == 800);
+    CHECK(ponder->search_moves == std::vector<Move>{37});  // ponder ends a searchmoves list
 }
 
 TEST_CASE("parse_go refuses bad input and names the token") {
@@ -123,8 +131,14 @@ TEST_CASE("setoption parsing and option assignment") {
     auto file = uci::assign_option(base, "EvalFile", "/tmp/my weights.bin");
     REQUIRE(file);
     CHECK(file->eval_file == "/tmp/my weights.bin");
+    CHECK(!base.ponder);
+    auto ponder = uci::assign_option(base, "ponder", "true");
+    REQUIRE(ponder);
+    CHECK(ponder->ponder);
+    CHECK(!uci::assign_option(base, "Ponder", "maybe"));
     const auto lines = uci::option_lines(base);
-    CHECK(lines.size() == 12);
+    CHECK(lines.size() == 13);  // Ponder (the 13th) is the GUI's: it may send go ponder
+    CHECK(std::count(lines.begin(), lines.end(), "option name Ponder type check default false") == 1);
 }
 
 TEST_CASE("setoption Selectivity: 50-100, the engine's default, errors name the option") {

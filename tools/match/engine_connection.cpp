@@ -67,6 +67,13 @@ Expected<int> connect_tcp(const std::string& host, int port) {
 
 Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineEndpoint& endpoint) {
     std::unique_ptr<EngineConnection> conn(new EngineConnection());
+    if (!endpoint.transcript_file.empty()) {
+        conn->transcript_fd_ =
+            ::open(endpoint.transcript_file.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (conn->transcript_fd_ < 0) {
+            return make_error("cannot open the transcript " + endpoint.transcript_file + ": " + errno_text());
+        }
+    }
     if (!endpoint.tcp_host.empty()) {
         auto fd = connect_tcp(endpoint.tcp_host, endpoint.tcp_port);
         if (!fd) return fd.error();
@@ -156,6 +163,10 @@ Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineE
 EngineConnection::~EngineConnection() { close(); }
 
 void EngineConnection::remember(const std::string& prefix, const std::string& line) {
+    if (transcript_fd_ >= 0) {  // one write per line: lines of engines sharing the file stay whole (O_APPEND)
+        const std::string entry = prefix + line + "\n";
+        (void)write_all(transcript_fd_, entry.data(), entry.size(), false);
+    }
     if (traffic_.size() >= 12) traffic_.erase(traffic_.begin());
     traffic_.push_back(prefix + (line.size() > 200 ? line.substr(0, 200) + "..." : line));
 }
@@ -212,7 +223,8 @@ ReadResult EngineConnection::read_line(SteadyClock::time_point deadline) {
 void EngineConnection::close(std::chrono::milliseconds grace) {
     if (write_fd_ >= 0 && write_fd_ != read_fd_) ::close(write_fd_);
     if (read_fd_ >= 0) ::close(read_fd_);
-    read_fd_ = write_fd_ = -1;
+    if (transcript_fd_ >= 0) ::close(transcript_fd_);
+    read_fd_ = write_fd_ = transcript_fd_ = -1;
     if (pid_ > 0) {
         const auto until = SteadyClock::now() + grace;
         int status = 0;

@@ -21,8 +21,9 @@ struct EngineEndpoint {
     std::vector<std::string> command;  // argv; empty when tcp is set
     std::string tcp_host;              // non-empty: connect to tcp_host:tcp_port
     int tcp_port = 0;
-    std::string stderr_file;  // child's stderr appended here ("" = /dev/null)
-    std::string working_dir;  // child's working directory ("" = unchanged)
+    std::string stderr_file;      // child's stderr appended here ("" = /dev/null)
+    std::string working_dir;      // child's working directory ("" = unchanged)
+    std::string transcript_file;  // every line written ("> ") and read ("< ") appended here ("" = none)
 };
 
 enum class ReadStatus { Line, Timeout, Closed, TooLong, Aborted };
@@ -49,7 +50,8 @@ public:
     void set_abort_flag(const std::atomic<bool>* abort) noexcept { abort_ = abort; }
     // Ends the engine (see above). Safe to call twice.
     void close(std::chrono::milliseconds grace = std::chrono::milliseconds(200));
-    // Every line read and written, for error messages: the last few.
+    // Every line read and written, for error messages: the last few. (All of them go to the endpoint's
+    // transcript file when it names one.)
     [[nodiscard]] std::string recent_traffic() const;
 
 private:
@@ -58,6 +60,7 @@ private:
 
     int read_fd_ = -1;
     int write_fd_ = -1;  // same as read_fd_ for TCP
+    int transcript_fd_ = -1;
     pid_t pid_ = -1;
     bool is_tcp_ = false;
     std::string buffer_;

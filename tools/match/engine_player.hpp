@@ -25,7 +25,8 @@ struct EngineConfig {
     EngineEndpoint endpoint;
     std::vector<std::pair<std::string, std::string>> options;  // option.Name=Value, in order
     TimeControl tc;
-    int threads = 1;  // from option.Threads, for the default concurrency
+    int threads = 1;      // from option.Threads, for the default concurrency
+    bool ponder = false;  // ponder=true: UCI pondering, as a GUI does it (UciPlayer)
 };
 
 // Why an engine lost a game other than on the board.
@@ -79,6 +80,7 @@ struct MoveAnswer {
     std::optional<double> eval;  // discs, side to move, when the engine said it
     std::optional<int> depth;
     std::string engine_error;  // the last "info string error: ..." the engine sent while thinking
+    std::string ponder_text;   // the expected reply (bestmove M ponder R), unchecked; empty when none
 };
 
 // Either an answer or a failure.
@@ -96,6 +98,20 @@ public:
     // `deadline`: a reply later than this is a hang (or a time forfeit when `deadline_is_flag`).
     [[nodiscard]] virtual ThinkOutcome think(const MoveRequest& request, SteadyClock::time_point deadline,
                                              bool deadline_is_flag) = 0;
+    // Pondering (engines that do it; the others ignore these). After its own move the engine thinks on
+    // `expected` (the game after its expected reply, the clocks as they are) until its next turn:
+    [[nodiscard]] virtual EngineFailure start_pondering(const MoveRequest& expected) {
+        (void)expected;
+        return {};
+    }
+    // Before the clock starts for `request`: when it is not the position pondered, the pondering is
+    // stopped and its answer read and discarded; when it is, the next think() continues it (ponderhit).
+    [[nodiscard]] virtual EngineFailure prepare_move(const MoveRequest& request) {
+        (void)request;
+        return {};
+    }
+    // Stops a pondering search and discards its answer (the game ended); a failure kills the engine.
+    virtual void cancel_pondering() {}
     // Ends the engine politely (quit), killing it after a short grace period.
     virtual void stop() = 0;
     // Kills the engine at once (after a fault).

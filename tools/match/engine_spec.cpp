@@ -93,6 +93,12 @@ Expected<EngineConfig> parse_engine_spec(const std::vector<std::string>& each, c
             auto v = parse_number<long long>(key, value, 0, 3600000);
             if (!v) return v.error();
             e.tc.margin = Millis(*v);
+        } else if (key == "ponder") {
+            if (value != "true" && value != "false") return make_error("ponder=" + value + ": expected true or false");
+            e.ponder = value == "true";
+        } else if (key == "transcript") {
+            if (value.empty()) return make_error("transcript=: expected a file name");
+            e.endpoint.transcript_file = value;
         } else if (key == "stderr") {
             e.endpoint.stderr_file = value;
         } else if (key == "dir") {
@@ -120,6 +126,9 @@ Expected<EngineConfig> parse_engine_spec(const std::vector<std::string>& each, c
     if (e.protocol == Protocol::NBoard && !e.tc.depth) {
         return make_error("engine " + e.name + ": NBoard engines need depth=N (NBoard has no other limit)");
     }
+    if (e.protocol == Protocol::NBoard && e.ponder) {
+        return make_error("engine " + e.name + ": ponder=true needs proto=uci (the runner ponders over UCI only)");
+    }
     return e;
 }
 
@@ -137,6 +146,7 @@ std::string engine_fingerprint(const EngineConfig& e) {
     if (e.tc.nodes) out << " nodes=" << *e.tc.nodes;
     if (e.tc.movetime) out << " movetime=" << e.tc.movetime->count();
     if (e.tc.base) out << " tc=" << e.tc.base->count() << "+" << e.tc.increment.count();
+    if (e.ponder) out << " ponder=true";  // only when on: the fingerprints of earlier logs stay valid
     return out.str();
 }
 

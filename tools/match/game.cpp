@@ -16,10 +16,22 @@ GameResult forfeit(GameResult r, int engine, EngineFailure failure, std::array<E
     return r;
 }
 
-}  // namespace
+// The game after the expected reply `ponder_text` to the move just played, for an engine to ponder
+// on; nullopt when the reply is no legal move or leaves nothing for the engine to play.
+std::optional<MoveRequest> expected_game(const MoveRequest& after, const std::string& ponder_text) {
+    if (ponder_text.empty() || after.current.is_over()) return std::nullopt;
+    const auto reply = parse_move(ponder_text);
+    if (!reply || *reply == kNoMove) return std::nullopt;
+    const auto next = apply_move(after.current, *reply);
+    if (!next || next->is_over() || next->must_pass()) return std::nullopt;
+    MoveRequest expected = after;
+    expected.moves.push_back(*reply);
+    expected.current = *next;
+    return expected;
+}
 
-std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlayer*, 2> players,
-                                    const GameSettings& settings, const std::atomic<bool>& abort) {
+std::optional<GameResult> play_moves(const GameSpec& spec, std::array<EnginePlayer*, 2> players,
+                                     const GameSettings& settings, const std::atomic<bool>& abort) {
     GameResult result;
     result.index = spec.index;
     result.opening_index = spec.opening_index;
@@ -52,6 +64,19 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
     request.current = spec.opening.position();
     std::array<GameClock, 2> clocks{GameClock(settings.tc[0]), GameClock(settings.tc[1])};
     auto engine_of = [&](Color c) { return c == Color::Black ? spec.black : 1 - spec.black; };
+    auto fill_clocks = [&](MoveRequest& r) {  // the clocks as they are now
+        for (const Color c : {Color::Black, Color::White}) {
+            const auto engine = static_cast<std::size_t>(engine_of(c));
+            std::optional<Millis>& time = c == Color::Black ? r.black_time : r.white_time;
+            Millis& inc = c == Color::Black ? r.black_increment : r.white_increment;
+            time.reset();
+            inc = Millis(0);
+            if (settings.tc[engine].has_clock()) {
+                time = clocks[engine].remaining();
+                inc = settings.tc[engine].increment;
+            }
+        }
+    };
 
     while (!request.current.is_over()) {
         if (abort.load()) return aborted();
@@ -64,18 +89,11 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
         }
         const int e = engine_of(side);
         const auto ue = static_cast<std::size_t>(e);
-        auto fill_clock = [&](Color c, std::optional<Millis>& time, Millis& inc) {
-            const auto& tc = settings.tc[static_cast<std::size_t>(engine_of(c))];
-            if (tc.has_clock()) {
-                time = clocks[static_cast<std::size_t>(engine_of(c))].remaining();
-                inc = tc.increment;
-            } else {
-                time.reset();
-                inc = Millis(0);
-            }
-        };
-        fill_clock(Color::Black, request.black_time, request.black_increment);
-        fill_clock(Color::White, request.white_time, request.white_increment);
+        fill_clocks(request);
+        // A pondering engine is stopped (a wrong guess) before its clock starts, or goes on in think().
+        const auto prepared = players[ue]->prepare_move(request);
+        if (abort.load()) return aborted();
+        if (prepared.fault != Fault::None) return forfeit(result, e, prepared, players);
 
         const auto started = SteadyClock::now();
         const auto flag = clocks[ue].flag_deadline(started);
@@ -108,9 +126,28 @@ std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlaye
             {*move, outcome.answer->eval, std::chrono::duration<double>(SteadyClock::now() - started).count(), false});
         request.moves.push_back(*move);
         request.current = *next;
+        fill_clocks(request);
+        if (const auto expected = expected_game(request, outcome.answer->ponder_text)) {
+            if (const auto f = players[ue]->start_pondering(*expected); f.fault != Fault::None) {
+                return forfeit(result, e, f, players);
+            }
+        }
     }
     const int score = request.current.final_score();
     result.black_discs = request.current.side == Color::Black ? score : -score;
+    return result;
+}
+
+}  // namespace
+
+std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlayer*, 2> players,
+                                    const GameSettings& settings, const std::atomic<bool>& abort) {
+    auto result = play_moves(spec, players, settings, abort);
+    // An engine may still ponder (on the last move, or when the other lost by a fault): stopped and its
+    // answer read before the next game (or quit).
+    for (EnginePlayer* p : players) {
+        if (p->running()) p->cancel_pondering();
+    }
     return result;
 }
 

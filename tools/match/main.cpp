@@ -35,12 +35,14 @@ const cli::ProgramSpec kSpec{
     "Bradley-Terry Elo relative to the field). Pairings play concurrently.\n"
     "Engine keys: name=NAME  cmd=\"PROGRAM ARGS\" | tcp=HOST:PORT  proto=uci|nboard  option.NAME=VALUE\n"
     "  depth=N | nodes=N | movetime=MS | tc=SECONDS[+INCREMENT]  timemargin=MS (default 100)\n"
-    "  stderr=FILE (the engine's stderr; default discarded)  dir=DIR (working directory)",
+    "  stderr=FILE (the engine's stderr; default discarded)  dir=DIR (working directory)\n"
+    "  ponder=true (UCI: the engine ponders on the opponent's time; go ponder, ponderhit or stop as a GUI)\n"
+    "  transcript=FILE (every line sent to (> ) and read from (< ) the engine, appended)",
     {{"engine", true, "KEY=VALUE ... one engine (give it two or more times)"},
      {"each", true, "KEY=VALUE ... keys for every engine"},
      {"tournament", true, "round-robin (default) or gauntlet: the pairings with more than two engines"},
      {"games", true, "games per pairing (default 2; an odd number leaves the last pair incomplete)"},
-     {"concurrency", true, "games at once (default: cores / engine threads)"},
+     {"concurrency", true, "games at once (default: cores / engine threads, twice the threads with ponder=true)"},
      {"openings", true, "file of openings: transcripts (f5d6c3...), board strings, XOT lists"},
      {"opening-order", true, "sequential or random (default sequential)"},
      {"random-openings", true, "PLIES: random legal openings of this many plies instead of a file"},
@@ -142,7 +144,12 @@ int main(int argc, char** argv) {
     config.timeouts.handshake = Millis(*handshake);
 
     int threads = 1;
-    for (const auto& e : config.engines) threads = std::max(threads, e.threads);
+    bool ponder = false;  // a pondering engine computes during its opponent's move: two engines at once
+    for (const auto& e : config.engines) {
+        threads = std::max(threads, e.threads);
+        ponder = ponder || e.ponder;
+    }
+    if (ponder) threads *= 2;
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     auto concurrency = args.get_int("concurrency", std::max(1, cores / threads), 1, 1024);
     if (!concurrency) return fail(concurrency.error().message);

@@ -1,6 +1,7 @@
 // The project's UCI-style protocol: uci/uciok, setoption, isready/readyok, ucinewgame,
 // position startpos|board|variant ... moves ..., go depth|nodes|movetime|btime/wtime/binc/winc,
-// info ... score cp X ..., bestmove <move>|pass|none.
+// info ... score cp X ..., bestmove <move>|pass|none [ponder <move>]; with ponder=true also go ponder,
+// ponderhit and stop, as a GUI ponders.
 #include "tools/match/uci_player.hpp"
 
 #include <sstream>
@@ -59,6 +60,9 @@ EngineFailure UciPlayer::start() {
             return {Fault::StartFailed, "cannot write to the engine"};
         }
     }
+    if (config_.ponder && !conn_->send_line("setoption name Ponder value true")) {
+        return {Fault::StartFailed, "cannot write to the engine"};
+    }
     if (!conn_->send_line("isready")) return {Fault::StartFailed, "cannot write to the engine"};
     if (auto f = wait_for("readyok", timeouts_.handshake); f.fault != Fault::None) {
         return {Fault::StartFailed, "handshake: " + f.detail};
@@ -67,6 +71,8 @@ EngineFailure UciPlayer::start() {
 }
 
 EngineFailure UciPlayer::new_game() {
+    if (!conn_) return {Fault::Crash, "engine not running"};
+    cancel_pondering();
     if (!conn_) return {Fault::Crash, "engine not running"};
     if (!conn_->send_line("ucinewgame") || !conn_->send_line("isready")) {
         return {Fault::Crash, "cannot write to the engine"};
@@ -116,10 +122,23 @@ ThinkOutcome UciPlayer::think(const MoveRequest& request, SteadyClock::time_poin
         out.failure = {Fault::Crash, "engine not running"};
         return out;
     }
-    if (!conn_->send_line(position_command(request)) || !conn_->send_line(go_command(request))) {
+    bool sent = false;
+    if (ponderhit_) {  // prepare_move found the position pondered: the search goes on, the clock runs now
+        ponderhit_ = false;
+        pondering_.clear();
+        sent = conn_->send_line("ponderhit");
+    } else {
+        sent = conn_->send_line(position_command(request)) && conn_->send_line(go_command(request));
+    }
+    if (!sent) {
         out.failure = {Fault::Crash, "cannot write to the engine"};
         return out;
     }
+    return read_answer(deadline, deadline_is_flag);
+}
+
+ThinkOutcome UciPlayer::read_answer(SteadyClock::time_point deadline, bool deadline_is_flag) {
+    ThinkOutcome out;
     MoveAnswer answer;
     for (;;) {
         const auto r = conn_->read_line(deadline);
@@ -132,6 +151,7 @@ ThinkOutcome UciPlayer::think(const MoveRequest& request, SteadyClock::time_poin
         in >> word;
         if (word == "bestmove") {
             if (!(in >> answer.move_text)) answer.move_text = "";
+            if (in >> word && word == "ponder" && !(in >> answer.ponder_text)) answer.ponder_text.clear();
             out.answer = answer;
             return out;
         }
@@ -155,7 +175,49 @@ ThinkOutcome UciPlayer::think(const MoveRequest& request, SteadyClock::time_poin
     }
 }
 
+EngineFailure UciPlayer::start_pondering(const MoveRequest& expected) {
+    if (!config_.ponder || !conn_) return {};
+    const std::string position = position_command(expected);
+    if (!conn_->send_line(position) || !conn_->send_line("go ponder" + go_command(expected).substr(2))) {
+        return {Fault::Crash, "cannot write to the engine"};
+    }
+    pondering_ = position;
+    return {};
+}
+
+EngineFailure UciPlayer::prepare_move(const MoveRequest& request) {
+    ponderhit_ = false;
+    if (pondering_.empty() || !conn_) return {};
+    if (position_command(request) == pondering_) {
+        ponderhit_ = true;
+        return {};
+    }
+    return stop_pondering();
+}
+
+EngineFailure UciPlayer::stop_pondering() {
+    pondering_.clear();
+    ponderhit_ = false;
+    if (!conn_->send_line("stop")) return {Fault::Crash, "cannot write to the engine"};
+    const auto deadline = SteadyClock::now() + timeouts_.handshake;
+    for (;;) {
+        const auto r = conn_->read_line(deadline);
+        if (r.status != ReadStatus::Line)
+            return failure_from_read(r, false, "bestmove after stopping the pondering", *conn_);
+        if (r.line == "bestmove" || r.line.rfind("bestmove ", 0) == 0) return {};
+    }
+}
+
+void UciPlayer::cancel_pondering() {
+    if (!conn_ || pondering_.empty()) return;
+    if (const auto f = stop_pondering(); f.fault != Fault::None) {
+        spdlog::warn("{}: {}; the engine is restarted", config_.name, f.detail);
+        kill();
+    }
+}
+
 void UciPlayer::stop() {
+    cancel_pondering();
     if (!conn_) return;
     (void)conn_->send_line("quit");
     conn_->close(Millis(500));
@@ -163,6 +225,8 @@ void UciPlayer::stop() {
 }
 
 void UciPlayer::kill() {
+    pondering_.clear();
+    ponderhit_ = false;
     if (!conn_) return;
     conn_->close(Millis(0));
     conn_.reset();

@@ -17,6 +17,12 @@ public:
     [[nodiscard]] EngineFailure new_game() override;
     [[nodiscard]] ThinkOutcome think(const MoveRequest& request, SteadyClock::time_point deadline,
                                      bool deadline_is_flag) override;
+    // With ponder=true: setoption Ponder at start; `position <expected>` and `go ponder <clocks>` after
+    // each own move with an expected reply; then `ponderhit` (the reply came: think() sends it once the
+    // clock runs) or `stop` with its bestmove discarded before the normal `position`/`go`.
+    [[nodiscard]] EngineFailure start_pondering(const MoveRequest& expected) override;
+    [[nodiscard]] EngineFailure prepare_move(const MoveRequest& request) override;
+    void cancel_pondering() override;
     void stop() override;
     void kill() override;
     [[nodiscard]] bool running() const override { return conn_ != nullptr; }
@@ -27,10 +33,15 @@ public:
 
 private:
     [[nodiscard]] EngineFailure wait_for(const std::string& token, Millis timeout);
+    // Sends stop and reads up to the bestmove (discarded); the handshake timeout is the limit.
+    [[nodiscard]] EngineFailure stop_pondering();
+    [[nodiscard]] ThinkOutcome read_answer(SteadyClock::time_point deadline, bool deadline_is_flag);
 
     EngineConfig config_;
     PlayerTimeouts timeouts_;
     std::unique_ptr<EngineConnection> conn_;
+    std::string pondering_;   // the position command of the search that ponders ("": none)
+    bool ponderhit_ = false;  // prepare_move found the position pondered: think() sends ponderhit
 };
 
 }  // namespace reversi::match
