@@ -9,6 +9,19 @@ JobRunner::~JobRunner() {
     wait();
 }
 
+void JobRunner::stop() noexcept {
+    {
+        std::lock_guard lock(stop_mutex_);
+        stop_.store(true, std::memory_order_relaxed);
+    }
+    stop_signal_.notify_all();
+}
+
+void JobRunner::wait_for_stop() {
+    std::unique_lock lock(stop_mutex_);
+    stop_signal_.wait(lock, [this] { return stop_.load(std::memory_order_relaxed); });
+}
+
 void JobRunner::start(Job job, std::function<void()> on_done) {
     wait();
     stop_.store(false, std::memory_order_relaxed);

@@ -1,9 +1,12 @@
 #pragma once
 // One background job at a time (a search, perft, bench, an NBoard hint or analysis) on its own thread,
-// so that the command reader never blocks. stop() only raises the job's stop flag; wait() joins. Used from
-// one thread (the session's reader); the job itself runs on the worker thread.
+// so that the command reader never blocks. stop() raises the job's stop flag (and wakes a job waiting in
+// wait_for_stop()); wait() joins. Used from one thread (the session's reader); the job itself runs on the
+// worker thread.
 #include <atomic>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 namespace reversi::session {
@@ -21,8 +24,10 @@ public:
     // empty) is called on the worker thread after the job has returned and running() has become false.
     // Throws std::system_error when no thread can be started (then nothing runs).
     void start(Job job, std::function<void()> on_done = {});
-    // Asks the running job to stop (no effect when idle).
-    void stop() noexcept { stop_.store(true, std::memory_order_relaxed); }
+    // Asks the running job to stop (no effect when idle) and wakes wait_for_stop().
+    void stop() noexcept;
+    // Blocks the job's thread until stop() is called for it (go infinite after its last depth).
+    void wait_for_stop();
     // Joins the job's thread (returns at once when there is none).
     void wait();
     // True from start() until the job function returns.
@@ -31,6 +36,8 @@ public:
 private:
     std::thread thread_;
     std::atomic<bool> stop_{false};
+    std::mutex stop_mutex_;  // with stop_signal_: wait_for_stop() sleeps until stop() sets stop_
+    std::condition_variable stop_signal_;
     std::atomic<bool> running_{false};
 };
 

@@ -152,6 +152,7 @@ void start_search(session::EngineContext& ctx, const GoCommand& go, const GoTimi
                 ctx.send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
                 result.best_move = kNoMove;
             }
+            if (base.infinite) ctx.wait_for_stop();  // go infinite: the bestmove only after `stop`
             if (!is_legal(pos, result.best_move)) {
                 if (result.best_move != kNoMove) {
                     spdlog::error("search returned the illegal move {}; playing a legal one",
