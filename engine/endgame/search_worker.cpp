@@ -47,6 +47,14 @@ bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empt
     return false;
 }
 
+bool SearchWorker::must_stop() {
+    if (nodes_ - charged_ >= SolveControl::kPollNodes) {
+        control_.charge(nodes_ - charged_);
+        charged_ = nodes_;
+    }
+    return control_.halted() || (cutoff_ && cutoff_->load(std::memory_order_relaxed));
+}
+
 int stability_threshold(int empties) noexcept {
     // Low empties: many stable discs are common, so the test pays off at lower alphas.
     const int t = 2 * empties + 4;
@@ -106,7 +114,7 @@ int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empti
 template <bool Pv>
 int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
     ++nodes_;
-    if (stop_.load(std::memory_order_relaxed) || cutoff_->load(std::memory_order_relaxed)) {
+    if (must_stop()) {
         aborted_ = true;
         return 0;
     }

@@ -7,14 +7,16 @@
 //                         cutoff (kEtcEmpties and above), fastest-first / shallow-search move ordering
 // With a selectivity level > 0 (selectivity.hpp) the worker probcuts at set_probcut_empties() and more
 // (needs the pattern evaluation) and stores its bounds with that level; level 0 (the default) is exact.
-// The stop flag is polled (relaxed load) at every hashed node; after a stop the results are meaningless
-// and aborted() is true (nothing more is stored in the table).
+// The solve's limits (solve_control.hpp) are checked at every hashed node: halted() with a relaxed load,
+// and every SolveControl::kPollNodes nodes the worker charges its nodes (node budget, deadline, periodic
+// progress). After a stop the results are meaningless and aborted() is true (nothing more is stored).
 #include <atomic>
 #include <cstdint>
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/endgame_tt.hpp"
 #include "engine/endgame/selectivity.hpp"
+#include "engine/endgame/solve_control.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
@@ -25,11 +27,12 @@ inline constexpr int kHashEmpties = 8;  // below: fastest-first ordering but no 
 
 class SearchWorker {
 public:
-    // `stop` is the caller's flag; `cutoff` (may be null) is the root's "this search is no longer needed".
-    // `pattern` (may be null: simple evaluation only) orders moves at many empties; it must outlive the worker.
-    SearchWorker(EndgameTT& tt, const std::atomic<bool>& stop, const std::atomic<bool>* cutoff = nullptr,
+    // `control` holds the solve's limits; `cutoff` (may be null) is the root's "this search is no longer
+    // needed". `pattern` (may be null: simple evaluation only) orders moves at many empties; it must outlive
+    // the worker.
+    SearchWorker(EndgameTT& tt, SolveControl& control, const std::atomic<bool>* cutoff = nullptr,
                  const eval::PatternEvaluator* pattern = nullptr) noexcept
-        : tt_(tt), stop_(stop), cutoff_(cutoff ? cutoff : &stop), pattern_(pattern) {}
+        : tt_(tt), control_(control), cutoff_(cutoff), pattern_(pattern) {}
 
     // Exact value within the window: fail-soft, so a result <= alpha is an upper bound and >= beta a
     // lower bound on the true score.
@@ -39,6 +42,11 @@ public:
 
     [[nodiscard]] std::uint64_t nodes() const noexcept { return nodes_; }
     void add_nodes(std::uint64_t n) noexcept { nodes_ += n; }
+    // Adds nodes that other workers have already charged to the control (a nested split's).
+    void add_charged_nodes(std::uint64_t n) noexcept {
+        nodes_ += n;
+        charged_ += n;
+    }
     [[nodiscard]] bool aborted() const noexcept { return aborted_; }
     [[nodiscard]] EndgameTT& tt() noexcept { return tt_; }
     // 0 = exact (default) .. kMaxSelectivity.
@@ -60,12 +68,15 @@ private:
     // Probcut test of a selective pass: true and `score` set (beta or alpha) when the prediction of the
     // shallow pattern search falls outside (alpha, beta) by the level's margin.
     bool probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score);
+    // True when the search must stop: the solve is halted or the root no longer needs this search.
+    bool must_stop();
 
     EndgameTT& tt_;
-    const std::atomic<bool>& stop_;
+    SolveControl& control_;
     const std::atomic<bool>* cutoff_;
     const eval::PatternEvaluator* pattern_;
     std::uint64_t nodes_ = 0;
+    std::uint64_t charged_ = 0;  // nodes_ already added to control_
     std::uint64_t probcuts_ = 0;
     int selectivity_ = 0;
     int probcut_empties_ = kDefaultProbCutEmpties;

@@ -44,18 +44,17 @@ public:
     // `split_empties`: see SolveOptions::split_empties. When the position after a pass's first move has
     // that many empties, the pass is a YBWC split: the first move is searched first (itself split the same
     // way, recursively), then the helpers start on the others.
-    RootPass(EndgameTT& tt, const std::atomic<bool>& stop, int threads, const ProgressCallback& progress,
-             Clock::time_point start, std::uint64_t nodes_before, const eval::PatternEvaluator* pattern,
-             int selectivity, int probcut_empties, int split_empties)
+    // `reports`: this pass is the root's (its moves are reported through the control); nested splits are not.
+    RootPass(EndgameTT& tt, SolveControl& control, int threads, bool reports, std::uint64_t nodes_before,
+             const eval::PatternEvaluator* pattern, int selectivity, int probcut_empties, int split_empties)
         : tt_(tt),
-          stop_(stop),
+          control_(control),
           pattern_(pattern),
           threads_(threads),
           selectivity_(selectivity),
           probcut_empties_(probcut_empties),
           split_empties_(split_empties),
-          progress_(progress),
-          start_(start),
+          reports_(reports),
           nodes_before_(nodes_before) {}
 
     struct Outcome {
@@ -82,7 +81,7 @@ public:
         const auto spawn_helpers = [&] {
             for (int t = 1; t < threads_; ++t) {
                 helpers.emplace_back([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
-                    SearchWorker w(tt_, stop_, &cutoff_, pattern_);
+                    SearchWorker w(tt_, control_, &cutoff_, pattern_);
                     w.set_selectivity(selectivity_);
                     w.set_probcut_empties(probcut_empties_);
                     split_loop(w);
@@ -92,7 +91,7 @@ public:
                     if (w.aborted() || first_done_.load(std::memory_order_relaxed)) return;
                     // No move left: help on the first move (same window, shared table) until the
                     // calling thread has finished it; the result is dropped, the table entries stay.
-                    SearchWorker lazy(tt_, stop_, &first_done_, pattern_);
+                    SearchWorker lazy(tt_, control_, &first_done_, pattern_);
                     lazy.set_selectivity(selectivity_);
                     lazy.set_probcut_empties(probcut_empties_);
                     const RootMove& first = moves_->front();
@@ -103,7 +102,7 @@ public:
             }
         };
         if (moves.size() > 1 && !ybwc) spawn_helpers();
-        SearchWorker main(tt_, stop_, &cutoff_, pattern_);
+        SearchWorker main(tt_, control_, &cutoff_, pattern_);
         main.set_selectivity(selectivity_);
         main.set_probcut_empties(probcut_empties_);
         bool first_aborted = false;
@@ -136,7 +135,7 @@ public:
             cuts += helper_cuts[i];
             aborted = aborted || (helper_aborted[i] && !beta_cut_ && !main.aborted());
         }
-        outcome_.aborted = aborted || stop_.load(std::memory_order_relaxed);
+        outcome_.aborted = aborted || control_.halted();
         outcome_.nodes = nodes;
         outcome_.probcuts = cuts;
         return outcome_;
@@ -154,7 +153,7 @@ private:
             aborted = w.aborted();
             return score;
         }
-        if (stop_.load(std::memory_order_relaxed)) {
+        if (control_.halted()) {
             aborted = true;
             return 0;
         }
@@ -178,11 +177,9 @@ private:
         score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
         w.add_nodes(order_nodes);
         const std::vector<RootMove> children = sorted_children(list, P, O);
-        const ProgressCallback no_progress;
-        RootPass split(tt_, stop_, threads_, no_progress, start_, 0, pattern_, selectivity_, probcut_empties_,
-                       split_empties_);
+        RootPass split(tt_, control_, threads_, false, 0, pattern_, selectivity_, probcut_empties_, split_empties_);
         const Outcome out = split.run(children, alpha, beta);
-        w.add_nodes(out.nodes);
+        w.add_charged_nodes(out.nodes);
         nested_probcuts_ += out.probcuts;
         if (out.aborted) {
             aborted = true;
@@ -240,7 +237,7 @@ private:
             beta_cut_.store(true, std::memory_order_relaxed);
             cutoff_.store(true, std::memory_order_relaxed);
         }
-        if (progress_) {
+        if (reports_ && control_.reports()) {
             RootProgress p;
             p.move = static_cast<Move>((*moves_)[static_cast<std::size_t>(index)].square);
             p.score = score;
@@ -248,13 +245,13 @@ private:
             p.new_best = new_best;
             p.selectivity = selectivity_;
             p.nodes = nodes_before_ + nodes_done_.load(std::memory_order_relaxed);
-            p.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_);
-            progress_(p);
+            p.time = control_.elapsed();
+            control_.report(p);
         }
     }
 
     EndgameTT& tt_;
-    const std::atomic<bool>& stop_;
+    SolveControl& control_;
     const eval::PatternEvaluator* pattern_;
     std::atomic<bool> cutoff_{false};
     std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
@@ -263,8 +260,7 @@ private:
     int probcut_empties_;
     int split_empties_;
     std::uint64_t nested_probcuts_ = 0;  // probcuts inside pv_node's splits (calling thread only)
-    const ProgressCallback& progress_;
-    Clock::time_point start_;
+    bool reports_;
     std::uint64_t nodes_before_;
     std::atomic<std::uint64_t> nodes_done_{0};
     const std::vector<RootMove>* moves_ = nullptr;
@@ -275,6 +271,21 @@ private:
     Outcome outcome_;
     std::atomic<bool> beta_cut_{false};
 };
+
+// The end of a root pass with the window (lo, hi): its best move and its score (a bound when it failed).
+void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi, int level, std::uint64_t nodes) {
+    if (!control.reports()) return;
+    RootProgress p;
+    p.move = best;
+    p.score = score;
+    p.bound = score <= lo ? ScoreBound::Upper : (score >= hi ? ScoreBound::Lower : ScoreBound::Exact);
+    p.new_best = true;
+    p.pass_end = true;
+    p.selectivity = level;
+    p.nodes = nodes;
+    p.time = control.elapsed();
+    control.report(p);
+}
 
 // Root moves, best first: hash move, then a deeper shallow search than inside the tree.
 std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best, std::uint64_t& nodes,
@@ -332,8 +343,8 @@ EndgameSolver::EndgameSolver(std::size_t hash_mib) : tt_(hash_mib) {
 }
 EndgameSolver::~EndgameSolver() = default;
 
-Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptions& options,
-                                           const std::atomic<bool>& stop, const ProgressCallback& progress) {
+Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptions& options, const SolveLimits& limits,
+                                           const ProgressCallback& progress) {
     if (pos.playable != ~Bitboard{0} || pos.rule != ScoreRule::EmptiesToWinner) {
         return make_error(
             "the endgame solver handles the standard 8x8 board only (this position is on a "
@@ -408,6 +419,8 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             progress(q);
         };
     }
+    SolveControl control(limits, start, &relay);
+    control.count(nodes);
     Move best = static_cast<Move>(moves.front().square);
     for (const int level : levels) {
         int lo = alpha;
@@ -420,7 +433,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         int delta = 6;
         int selective_fails = 0;
         for (;;) {
-            RootPass pass(tt_, stop, threads, relay, start, nodes, pattern_.get(), level,
+            RootPass pass(tt_, control, threads, true, nodes, pattern_.get(), level,
                           std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
             const auto out = pass.run(moves, lo, hi);
             nodes += out.nodes;
@@ -433,6 +446,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             score = out.score;
             best_index = out.best_index;
             best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
+            report_pass_end(control, best, score, lo, hi, level, nodes);
             // A selective pass is not consistent (a fail high then a fail low on the re-search is
             // possible): after three re-searches its score is taken as it is, it is only a guess.
             if (level > 0 && ++selective_fails > 3) break;

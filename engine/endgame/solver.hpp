@@ -7,9 +7,11 @@
 //   if (r) use(r->score, r->best_move, r->pv);
 //
 // The solver owns its transposition table (kept between solves: clear() for a new game). solve() runs
-// on the caller's thread plus `threads - 1` helper threads that it joins before returning; `stop` is
-// polled with relaxed loads, and a stopped solve returns completed = false with the best move found so
-// far (its score is then not proven).
+// on the caller's thread plus `threads - 1` helper threads that it joins before returning. It takes the
+// same limits as the midgame search (SolveLimits: stop flag, deadline, node budget) and checks them itself
+// (solve_control.hpp); a stopped solve returns completed = false with the best move found so far (its
+// score is then not proven). Progress: each root move's result, the end of each root pass and, when
+// nothing else was reported for a second, a periodic report (solve_control.hpp's RootProgress).
 // Only the standard board is handled (every square playable, empties counted for the winner): other
 // variants are rejected with an error, and the caller falls back to the generic search.
 #include <atomic>
@@ -23,11 +25,10 @@
 #include "engine/board/position.hpp"
 #include "engine/core/expected.hpp"
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/endgame/solve_control.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
-
-enum class ScoreBound : std::uint8_t { Exact, Lower, Upper };
 
 struct SolveOptions {
     int alpha = -64;  // window, in discs; (-1, 1) for win/loss/draw
@@ -44,19 +45,6 @@ struct SolveOptions {
     // only the root is split and its other moves start at once (the helpers do not wait for the first).
     int split_empties = 18;
 };
-
-// One root move's result (score is a bound when bound != Exact), or the end of an aspiration pass.
-struct RootProgress {
-    Move move = kNoMove;
-    int score = 0;
-    ScoreBound bound = ScoreBound::Exact;
-    bool new_best = false;    // this move is now the best root move
-    int selectivity = 0;      // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
-    std::uint64_t nodes = 0;  // all threads, so far
-    std::chrono::milliseconds time{0};
-};
-// Called under a lock from whichever search thread finished the root move.
-using ProgressCallback = std::function<void(const RootProgress&)>;
 
 struct SolveResult {
     int score = 0;  // exact when bound == Exact; else the fail-soft bound
@@ -84,7 +72,12 @@ public:
 
     // Errors: a variant board or the disc-difference rule; an empty or reversed window; threads < 1.
     [[nodiscard]] Expected<SolveResult> solve(const Position& pos, const SolveOptions& options,
-                                              const std::atomic<bool>& stop, const ProgressCallback& progress = {});
+                                              const SolveLimits& limits, const ProgressCallback& progress = {});
+    // The same with only a stop flag.
+    [[nodiscard]] Expected<SolveResult> solve(const Position& pos, const SolveOptions& options,
+                                              const std::atomic<bool>& stop, const ProgressCallback& progress = {}) {
+        return solve(pos, options, SolveLimits{&stop, std::nullopt, std::nullopt}, progress);
+    }
 
     // The pattern evaluation used for move ordering at many empties (null if it failed to load).
     [[nodiscard]] const eval::PatternEvaluator* pattern() const noexcept { return pattern_.get(); }

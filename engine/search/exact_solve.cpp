@@ -1,8 +1,6 @@
 #include "engine/search/exact_solve.hpp"
 
-#include <condition_variable>
-#include <mutex>
-#include <thread>
+#include "engine/search/solve_progress.hpp"
 
 namespace reversi {
 
@@ -15,36 +13,19 @@ bool endgame_solver_applies(const Position& pos, const SearchOptions& options, b
 
 ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Position& pos,
                                      const ExactSolveRequest& request) {
-    std::atomic<bool> solver_stop{false};
-    std::mutex mutex;
-    std::condition_variable done_signal;
-    bool done = false;
-
-    // Watcher: the search's stop flag and deadline, polled every millisecond until the solve returns.
-    std::thread watcher([&] {
-        std::unique_lock lock(mutex);
-        while (!done) {
-            const bool stopped = request.stop && request.stop->load(std::memory_order_relaxed);
-            const bool late = request.deadline && std::chrono::steady_clock::now() >= *request.deadline;
-            if (stopped || late) solver_stop.store(true, std::memory_order_relaxed);
-            done_signal.wait_for(lock, std::chrono::milliseconds(1));
-        }
-    });
-
     endgame::SolveOptions options;
     options.alpha = request.wld ? -1 : -64;
     options.beta = request.wld ? 1 : 64;
     options.threads = request.threads;
-    const endgame::ProgressCallback progress = [&](const endgame::RootProgress& p) {
-        if (request.node_limit && p.nodes >= *request.node_limit) solver_stop.store(true, std::memory_order_relaxed);
-    };
-    auto result = solver.solve(pos, options, solver_stop, progress);
-    {
-        std::lock_guard lock(mutex);
-        done = true;
+    SolveProgress progress(SolveProgress::Base{pos.empty_count(), request.wld, request.nodes_before,
+                                               request.search_start, request.hashfull});
+    endgame::ProgressCallback relay;
+    if (request.on_report) {
+        relay = [&](const endgame::RootProgress& p) {
+            if (auto report = progress.translate(p)) request.on_report(*report);
+        };
     }
-    done_signal.notify_all();
-    watcher.join();
+    auto result = solver.solve(pos, options, request.limits, relay);
 
     ExactSolveOutcome outcome;
     if (!result) return outcome;  // unreachable when endgame_solver_applies() holds

@@ -1,11 +1,11 @@
 #pragma once
-// The Searcher's bridge to the dedicated endgame solver (engine/endgame/solver.hpp). The solver takes
-// only a stop flag, so a watcher thread turns the search's own stop flag and hard deadline into it, and
-// the solver's per-root-move progress enforces the node limit (checked after each root move).
+// The Searcher's bridge to the dedicated endgame solver (engine/endgame/solver.hpp). The solver takes the
+// search's own limits (stop flag, deadline, what is left of the node budget) and checks them itself; its
+// progress comes back as the search's IterationReports (solve_progress.hpp says which).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <optional>
+#include <functional>
 #include <vector>
 
 #include "engine/board/position.hpp"
@@ -24,9 +24,13 @@ namespace reversi {
 struct ExactSolveRequest {
     bool wld = false;
     int threads = 1;
-    const std::atomic<bool>* stop = nullptr;
-    std::optional<std::chrono::steady_clock::time_point> deadline;
-    std::optional<std::uint64_t> node_limit;
+    endgame::SolveLimits limits;
+    // Progress during the solve (root moves proved, passes ended, a periodic report), from the solver's
+    // threads one call at a time; empty: none. Its node counts and times start at the two fields below.
+    std::function<void(const IterationReport&)> on_report;
+    std::uint64_t nodes_before = 0;                      // the search's nodes before the solve
+    std::chrono::steady_clock::time_point search_start;  // the search's start
+    int hashfull = 0;                                    // per mille, for the reports
 };
 
 struct ExactSolveOutcome {

@@ -74,7 +74,7 @@ struct SearchLimits {
     std::optional<std::uint64_t> nodes;
     std::optional<std::chrono::milliseconds> soft_time;  // do not start a new iteration after this
     std::optional<std::chrono::milliseconds> hard_time;  // stop the search at this time
-    bool infinite = false;                               // only stop ends the search
+    bool infinite = false;                               // no node or time limit (the caller waits for stop)
     bool solve = false;                                  // exact endgame score
     bool wld = false;                                    // win/loss/draw only
     std::vector<Move> search_moves;                      // restrict the root moves (empty: all)
@@ -82,14 +82,18 @@ struct SearchLimits {
 
 enum class Bound : std::uint8_t { Exact, Lower, Upper };
 
+// A completed iteration, or progress inside an exact solve (depth = empties; engine/search/solve_progress.hpp):
+// a root move proved best so far (score with Bound::Lower), a pass's bound, a selective pass's estimate
+// (selectivity < 100), or a periodic report (progress: only depth, nodes, time and hashfull).
 struct IterationReport {
     int depth = 0;
     int selective_depth = 0;
-    int score = 0;  // discs, side to move
-    Bound bound = Bound::Exact;
-    bool exact = false;  // score is the exact game-theoretic value (endgame solve)
-    bool wld = false;    // score is only win (+1) / draw (0) / loss (-1)
-    int multipv = 1;     // 1-based line number when MultiPV > 1
+    int score = 0;               // discs, side to move
+    Bound bound = Bound::Exact;  // Lower/Upper: the root's score is at least/at most `score`
+    bool progress = false;       // a periodic report inside an iteration: no score, no pv
+    bool exact = false;          // score is the exact game-theoretic value (endgame solve)
+    bool wld = false;            // score is only win (+1) / draw (0) / loss (-1)
+    int multipv = 1;             // 1-based line number when MultiPV > 1
     std::uint64_t nodes = 0;
     std::uint64_t leaves = 0;
     std::chrono::milliseconds time{0};
@@ -115,7 +119,9 @@ struct SearchResult {
 };
 
 struct SearchCallbacks {
-    std::function<void(const IterationReport&)> on_iteration;  // called from the search thread
+    // Called from the search thread, or during an exact solve from one of the solver's threads, one call
+    // at a time; at least once a second during a long solve.
+    std::function<void(const IterationReport&)> on_iteration;
 };
 
 }  // namespace reversi

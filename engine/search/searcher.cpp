@@ -6,7 +6,11 @@
 // >= the number of empty squares is the exact solve: the dedicated endgame solver (engine/endgame/) in
 // the engine's own configuration (exact_solve.hpp says when), else the generic search (solve_exact). With `solve`/`wld`
 // the midgame iterations stop at depth 8 (they only fill the table and the move order) and the next iteration is the
-// solve. IterativeDeepening = off runs the last iteration alone.
+// solve. IterativeDeepening = off runs the last iteration alone. The dedicated solver takes the context's own
+// limits (stop flag, deadline, the rest of the node budget) and checks them itself; its progress (root moves
+// proved, pass bounds, a report a second) reaches the on_iteration callback as IterationReports at depth =
+// empties (solve_progress.hpp). `infinite` lifts the node and time limits; the search still returns when the
+// last depth is done (the protocol waits for `stop` before it answers).
 //
 // Aspiration windows (algorithms that take a window: alphabeta, alphabeta-hard, negascout), from the
 // second iteration on: the window is [prev - 2, prev + 2] around the previous iteration's score; on a
@@ -26,6 +30,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <thread>
@@ -173,13 +178,47 @@ RootSearch solve_exact(OthelloContext& ctx, const OthelloState& root, Algorithm 
     return r;
 }
 
+// The exact iteration through the dedicated endgame solver (exact_solve.hpp): the solver, where the
+// search started, and where its progress goes.
+struct DedicatedSolve {
+    std::function<endgame::EndgameSolver&()> solver;  // allocates the solver's table on first use
+    Clock::time_point start;
+    const SearchCallbacks* callbacks = nullptr;
+};
+
+// The dedicated solve of `root` under the context's own limits (stop flag, deadline, the rest of the node
+// budget); its nodes are added to the context's, and a stopped solve aborts the context like a stopped
+// iteration.
+RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const SearchOptions& options, bool wld,
+                           const DedicatedSolve& dedicated) {
+    ExactSolveRequest request;
+    request.wld = wld;
+    request.threads = options.threads;
+    request.limits.stop = ctx.stop;
+    if (ctx.deadline != Clock::time_point::max()) request.limits.deadline = ctx.deadline;
+    if (ctx.node_limit != std::numeric_limits<std::uint64_t>::max()) {
+        request.limits.nodes = ctx.node_limit > ctx.nodes ? ctx.node_limit - ctx.nodes : 1;
+    }
+    if (dedicated.callbacks && dedicated.callbacks->on_iteration) request.on_report = dedicated.callbacks->on_iteration;
+    request.nodes_before = ctx.nodes;
+    request.search_start = dedicated.start;
+    request.hashfull = ctx.tt ? ctx.tt->hashfull() : 0;
+    const ExactSolveOutcome o = run_endgame_solver(dedicated.solver(), root.pos, request);
+    ctx.nodes += o.nodes;
+    if (!o.complete) ctx.aborted = true;
+    RootSearch r;
+    r.value = o.value;
+    r.best_move = o.best_move;
+    r.complete = o.complete;
+    r.pv = o.pv;
+    return r;
+}
+
 // One thread's iterative deepening.
 class Driver {
 public:
-    using ExactSolver = std::function<RootSearch()>;
-
     Driver(OthelloContext& ctx, const SearchOptions& options, const SearchLimits& limits, const OthelloState& root,
-           std::vector<Move> root_moves, const ProbCut& probcut, ExactSolver exact_solver = {})
+           std::vector<Move> root_moves, const ProbCut& probcut, const DedicatedSolve* dedicated = nullptr)
         : ctx_(ctx),
           options_(options),
           limits_(limits),
@@ -187,7 +226,7 @@ public:
           root_moves_(std::move(root_moves)),
           empties_(root.pos.empty_count()),
           probcut_(probcut),
-          exact_solver_(std::move(exact_solver)) {}
+          dedicated_(dedicated) {}
 
     // The depths to iterate, in order.
     [[nodiscard]] std::vector<int> schedule(int first_depth) const {
@@ -208,7 +247,8 @@ public:
         ctx_.root_moves = allowed;
         ctx_.selective = false;
         if (depth >= empties_) {
-            return exact_solver_ ? exact_solver_() : solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
+            if (dedicated_) return solve_dedicated(ctx_, root_, options_, limits_.wld, *dedicated_);
+            return solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
         }
         const Algorithm a = options_.algorithm;
         const bool selective = is_selective_depth(depth);
@@ -250,7 +290,7 @@ private:
     std::vector<Move> root_moves_;
     int empties_;
     ProbCut probcut_;
-    ExactSolver exact_solver_;
+    const DedicatedSolve* dedicated_;
 };
 
 // The principal variation: the best move, then the table's moves while they are legal.
@@ -349,33 +389,17 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         result.pv = {list[0]};
     }
 
-    Driver::ExactSolver exact_solver;
+    std::optional<DedicatedSolve> dedicated;
     if (dedicated_solve) {
-        exact_solver = [&]() {
-            ExactSolveRequest request;
-            request.wld = limits.wld;
-            request.threads = options.threads;
-            request.stop = &stop;
-            if (!limits.infinite) {
-                if (limits.hard_time) request.deadline = start + *limits.hard_time;
-                if (limits.nodes) request.node_limit = *limits.nodes > ctx.nodes ? *limits.nodes - ctx.nodes : 1;
-            }
-            helpers_stop.store(true, std::memory_order_relaxed);  // free the cores for the solver's threads
-            const ExactSolveOutcome o = run_endgame_solver(impl_->endgame_solver(), pos, request);
-            ctx.nodes += o.nodes;
-            RootSearch r;
-            r.value = o.value;
-            r.best_move = o.best_move;
-            r.complete = o.complete;
-            r.pv = o.pv;
-            if (!o.complete) ctx.aborted = true;
-            return r;
-        };
+        dedicated =
+            DedicatedSolve{[this]() -> endgame::EndgameSolver& { return impl_->endgame_solver(); }, start, &callbacks};
     }
-    Driver driver(ctx, options, limits, root, root_moves, probcut, exact_solver);
+    Driver driver(ctx, options, limits, root, root_moves, probcut, dedicated ? &*dedicated : nullptr);
     std::vector<std::optional<int>> prev(static_cast<std::size_t>(options.multipv));
     for (int depth : driver.schedule(1)) {
         if (!limits.infinite && limits.soft_time && result.depth > 0 && elapsed(start) >= *limits.soft_time) break;
+        // The solver has its own threads: the helpers' midgame iterations would only take their cores.
+        if (dedicated && driver.is_exact_depth(depth)) helpers_stop.store(true, std::memory_order_relaxed);
         std::vector<Move> remaining = root_moves;
         bool complete = true;
         for (int line = 1; line <= options.multipv && !remaining.empty(); ++line) {
@@ -422,11 +446,6 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         }
         if (!complete) break;
     }
-    // "go infinite": the search only ends on stop, also when every depth is done.
-    while (limits.infinite && !stop.load(std::memory_order_relaxed)) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-
     helpers_stop.store(true, std::memory_order_relaxed);
     for (auto& t : helpers) t.join();
     result.nodes = ctx.nodes;

@@ -66,6 +66,29 @@ std::string pv_text(const std::vector<Move>& pv) {
     return s;
 }
 
+std::string search_line(const std::vector<Move>& pv, int score, int depth, int selectivity) {
+    return "search " + pv_text(pv) + " " + nboard_eval(score) + " 0 " + nboard_depth(depth, selectivity);
+}
+
+std::string nodestats_line(std::uint64_t nodes, std::chrono::milliseconds time) {
+    return "nodestats " + std::to_string(nodes) + " " + seconds(time);
+}
+
+// The lines of a solve's progress (reports at depth >= the empties): a `search` line for a proved move or
+// bound (NBoard has no bound notation: a lower bound shows as its value until the solve improves it) and,
+// `with_nodestats`, a `nodestats` line (hint searches its moves one by one: its node count is the total, sent
+// at the end). Midgame iterations send nothing (the answer follows them at once).
+SearchCallbacks solve_progress_lines(session::EngineContext& ctx, const Position& pos, bool with_nodestats) {
+    SearchCallbacks callbacks;
+    const int empties = pos.empty_count();
+    callbacks.on_iteration = [&ctx, empties, with_nodestats](const IterationReport& r) {
+        if (r.depth < empties) return;
+        if (!r.progress && !r.pv.empty()) ctx.send(search_line(r.pv, r.score, r.depth, r.selectivity));
+        if (with_nodestats) ctx.send(nodestats_line(r.nodes, r.time));
+    };
+    return callbacks;
+}
+
 }  // namespace
 
 NboardFrontend::NboardFrontend(session::EngineContext& ctx) : ctx_(ctx) {
@@ -158,12 +181,13 @@ void NboardFrontend::cmd_go() {
         }
         SearchLimits limits;
         limits.depth = depth;
-        const SearchResult r = uci::search_completed(ctx_.searcher(), pos, limits, {}, stop);
+        const SearchResult r =
+            uci::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, true), stop);
         Move best = r.best_move;
         if (best == kNoMove || (best != kPass && (best >= kPass || !(pos.moves() & square_bit(best))))) {
             best = uci::fallback_move(pos);
         }
-        ctx_.send("nodestats " + std::to_string(r.nodes) + " " + seconds(r.time));
+        ctx_.send(nodestats_line(r.nodes, r.time));
         ctx_.send("=== " + nboard_move(best) + "/" + nboard_eval(r.score) + "/" + seconds(r.time));
         ctx_.send("status");
     });
@@ -195,7 +219,9 @@ void NboardFrontend::cmd_hint(std::string_view line) {
             SearchLimits limits;  // once stopped, the moves left get a depth-1 value (their line says so)
             limits.depth = stop.load(std::memory_order_relaxed) ? 1 : depth;
             limits.search_moves = {m};
-            const SearchResult r = uci::search_completed(ctx_.searcher(), pos, limits, {}, stop);
+            // A solve (depth >= empties) sends each move's line as soon as it is proved.
+            const SearchResult r =
+                uci::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, false), stop);
             nodes += r.nodes;
             time += r.time;
             std::vector<Move> pv = r.pv;
@@ -205,10 +231,9 @@ void NboardFrontend::cmd_hint(std::string_view line) {
         std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.score > b.score; });
         if (lines.size() > wanted) lines.resize(wanted);
         for (const Line& l : lines) {
-            ctx_.send("search " + pv_text(l.pv) + " " + nboard_eval(l.score) + " 0 " +
-                      nboard_depth(l.depth, l.selectivity));
+            ctx_.send(search_line(l.pv, l.score, l.depth, l.selectivity));
         }
-        ctx_.send("nodestats " + std::to_string(nodes) + " " + seconds(time));
+        ctx_.send(nodestats_line(nodes, time));
         ctx_.send("status");
     });
 }

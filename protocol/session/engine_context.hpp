@@ -65,6 +65,8 @@ public:
     [[nodiscard]] bool busy() const noexcept { return jobs_.running(); }
     // Thread-safe (a job's own timer may stop it).
     void stop_job() noexcept { jobs_.stop(); }
+    // From the running job: blocks until it is asked to stop (go infinite waits so for its `stop`).
+    void wait_for_stop() { jobs_.wait_for_stop(); }
     // Starts a job after stop_and_wait(). `unbounded`: the job only ends when stopped (go infinite).
     // With a server thread budget the search's Threads are granted from it for the job's duration. An
     // exception escaping the job is logged and answered with an error line. `on_stop`: called by every

@@ -10,7 +10,11 @@ JobRunner::~JobRunner() {
 }
 
 void JobRunner::stop() noexcept {
-    stop_.store(true, std::memory_order_relaxed);
+    {
+        std::lock_guard lock(stop_mutex_);
+        stop_.store(true, std::memory_order_relaxed);
+    }
+    stop_signal_.notify_all();
     try {
         std::function<void()> notify;
         {
@@ -21,6 +25,11 @@ void JobRunner::stop() noexcept {
     } catch (...) {            // std::system_error from the mutex, std::bad_alloc: the flag is raised all the same
         spdlog::error("job stop: the stop notification failed");
     }
+}
+
+void JobRunner::wait_for_stop() {
+    std::unique_lock lock(stop_mutex_);
+    stop_signal_.wait(lock, [this] { return stop_.load(std::memory_order_relaxed); });
 }
 
 void JobRunner::start(Job job, std::function<void()> on_done, std::function<void()> on_stop) {

@@ -18,6 +18,10 @@ std::string format_iteration(const IterationReport& r, bool with_multipv) {
     const std::uint64_t nps = r.nodes * 1000 / (ms == 0 ? 1 : ms);
     std::string line = "info depth " + std::to_string(r.depth) + " seldepth " + std::to_string(r.selective_depth) +
                        " selectivity " + std::to_string(r.selectivity);
+    if (r.progress) {
+        return line + " nodes " + std::to_string(r.nodes) + " nps " + std::to_string(nps) + " time " +
+               std::to_string(ms) + " hashfull " + std::to_string(r.hashfull);
+    }
     if (with_multipv) line += " multipv " + std::to_string(r.multipv);
     line += " score cp " + std::to_string(100 * r.score);
     if (r.bound == Bound::Lower) line += " lowerbound";

@@ -141,7 +141,9 @@ SearchCallbacks SearchJob::callbacks(bool& exact_sent) const {
             exact_sent = true;
         }
         // After ponderhit the soft limit is checked here (the search's own limits were fixed without time).
-        if (ponder && r.multipv >= lines && ponder->past_soft_limit(Clock::now())) ctx->stop_job();
+        // Progress and bound reports inside an exact solve are not completed iterations: they never stop it.
+        const bool completed = !r.progress && r.bound == Bound::Exact;
+        if (ponder && completed && r.multipv >= lines && ponder->past_soft_limit(Clock::now())) ctx->stop_job();
     };
     return callbacks;
 }
@@ -182,6 +184,7 @@ void SearchJob::operator()(const std::atomic<bool>& stop) const {
     SearchResult result = run(limits, stop);
     // A pondering search answers only after ponderhit or stop (it waits here when it ended first).
     const auto hit = ponder ? ponder->wait_for_answer() : std::nullopt;
+    if (base.infinite && !ponder) ctx->wait_for_stop();  // go infinite: the bestmove only after `stop`
     if (!is_legal(pos, result.best_move)) {
         if (result.best_move != kNoMove) {
             spdlog::error("search returned the illegal move {}; playing a legal one", move_to_string(result.best_move));

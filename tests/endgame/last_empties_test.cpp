@@ -47,12 +47,14 @@ TEST_CASE("solve_1..solve_4 equal the plain solver on 4,000 positions with 1-4 e
 TEST_CASE("the worker search equals the plain solver on 1,900 positions with 5-12 empties") {
     endgame::EndgameTT tt(4);
     std::atomic<bool> stop{false};
+    endgame::SolveControl control(endgame::SolveLimits{&stop, std::nullopt, std::nullopt},
+                                  std::chrono::steady_clock::now());
     std::mt19937 rng(9);
     for (int empties = 5; empties <= 12; ++empties) {
         const int count = empties <= 10 ? 300 : 50;
         for (const auto& pos : endgame_test::positions_with_empties(empties, count, 200 + empties)) {
             const int truth = plain_solve(pos);
-            endgame::SearchWorker worker(tt, stop);
+            endgame::SearchWorker worker(tt, control);
             REQUIRE(worker.search(pos.player, pos.opponent, -64, 64) == truth);
             // Null windows around and away from the truth, with the table filled or not.
             if (rng() & 1) tt.clear();

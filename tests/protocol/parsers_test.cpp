@@ -257,6 +257,11 @@ TEST_CASE("info lines carry the fields GUIs parse") {
     r.selectivity = 95;
     CHECK(uci::format_iteration(r, false).find("info depth 5 seldepth 7 selectivity 95 score cp -300 ") == 0);
     CHECK(uci::format_iteration(r, true).find(" multipv 2 score cp -300 ") != std::string::npos);
+    r.bound = Bound::Upper;
+    CHECK(uci::format_iteration(r, false).find(" score cp -300 upperbound nodes ") != std::string::npos);
+    r.progress = true;  // a solve's periodic report: no score, no pv
+    CHECK(uci::format_iteration(r, false) ==
+          "info depth 5 seldepth 7 selectivity 95 nodes 5000 nps 500000 time 10 hashfull 12");
     SearchResult s;
     s.nodes = 9;
     s.leaves = 4;

@@ -155,8 +155,13 @@ int main(int argc, char** argv) {
         endgame::ProgressCallback progress;
         if (verbose) {
             progress = [](const endgame::RootProgress& p) {
-                std::fprintf(stderr, "  [level %d] %s %+d%s %.3fs %llu nodes\n", p.selectivity,
-                             move_to_string(p.move).c_str(), p.score,
+                if (p.move == kNoMove) {  // periodic report
+                    std::fprintf(stderr, "  ... %.3fs %llu nodes\n", static_cast<double>(p.time.count()) / 1000.0,
+                                 static_cast<unsigned long long>(p.nodes));
+                    return;
+                }
+                std::fprintf(stderr, "  [level %d]%s %s %+d%s %.3fs %llu nodes\n", p.selectivity,
+                             p.pass_end ? " pass" : "", move_to_string(p.move).c_str(), p.score,
                              p.bound == endgame::ScoreBound::Exact
                                  ? ""
                                  : (p.bound == endgame::ScoreBound::Lower ? " (>=)" : " (<=)"),

@@ -1,0 +1,187 @@
+// The Searcher's exact iterations through the dedicated solver report as the midgame ones do
+// (IterationReport through SearchCallbacks::on_iteration), and take the same limits.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "engine/board/notation.hpp"
+#include "engine/search/searcher.hpp"
+#include "engine/search/solve_progress.hpp"
+
+using namespace reversi;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// FFO #40 (20 empties, black to move: A2 +38) and FFO #53 (28 empties: a solve of many seconds).
+constexpr const char* kFfo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+constexpr const char* kFfo53 = "----OO-----OOO---XXXXOOO--XXOOXO-XXXXXOO--OOOXOO--X-OX-O-----X-- X";
+
+Position board(const char* text) {
+    auto pos = parse_board(text);
+    REQUIRE(pos);
+    return *pos;
+}
+
+struct Collected {
+    std::mutex mutex;
+    std::vector<IterationReport> reports;
+    SearchCallbacks callbacks() {
+        SearchCallbacks cb;
+        cb.on_iteration = [this](const IterationReport& r) {
+            std::lock_guard lock(mutex);
+            reports.push_back(r);
+        };
+        return cb;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("Searcher solve: root moves are reported at depth = empties, as bounds, before the exact result") {
+    const Position pos = board(kFfo40);
+    for (int threads : {1, 2}) {
+        Searcher searcher(16);
+        SearchOptions options;
+        options.threads = threads;
+        searcher.set_options(options);
+        const std::atomic<bool> stop{false};
+        SearchLimits limits;
+        limits.solve = true;
+        Collected got;
+        const SearchResult r = searcher.search(pos, limits, got.callbacks(), stop);
+        CAPTURE(threads);
+        CHECK(r.exact);
+        CHECK(r.score == 38);
+        REQUIRE(!got.reports.empty());
+        const IterationReport& last = got.reports.back();
+        CHECK(last.depth == 20);
+        CHECK(last.exact);
+        CHECK(last.bound == Bound::Exact);
+        int before = 0;
+        int bounds = 0;
+        int selective = 0;
+        for (std::size_t i = 0; i + 1 < got.reports.size(); ++i) {
+            const IterationReport& x = got.reports[i];
+            if (x.depth != 20) continue;
+            ++before;
+            CHECK(!x.exact);
+            if (x.bound != Bound::Exact) ++bounds;
+            if (x.selectivity < 100) ++selective;
+            if (!x.progress) CHECK(!x.pv.empty());
+        }
+        CHECK(before >= 1);
+        CHECK(bounds >= 1);
+        CHECK(selective >= 1);  // 20 empties: the selective passes come first, labelled
+    }
+}
+
+TEST_CASE("Searcher solve: the node limit and the deadline reach the solver directly") {
+    const Position pos = board(kFfo53);
+    Searcher searcher(16);
+    const std::atomic<bool> stop{false};
+    SUBCASE("nodes") {
+        SearchLimits limits;
+        limits.solve = true;
+        // The midgame iterations to depth 8 take a small part of it; the solver checks the rest every
+        // 4096 nodes (it used to check after each root move, millions of nodes at 28 empties).
+        limits.nodes = 2'000'000;
+        const SearchResult r = searcher.search(pos, limits, {}, stop);
+        CHECK(!r.exact);
+        CHECK(r.depth == 8);
+        CHECK(r.nodes >= 2'000'000);
+        CHECK(r.nodes < 2'300'000);
+    }
+    SUBCASE("deadline") {
+        SearchLimits limits;
+        limits.solve = true;
+        limits.hard_time = std::chrono::milliseconds(300);
+        const auto t0 = Clock::now();
+        const SearchResult r = searcher.search(pos, limits, {}, stop);
+        CHECK(!r.exact);
+        CHECK(Clock::now() - t0 < std::chrono::seconds(3));
+        CHECK(r.best_move < kPass);
+    }
+}
+
+TEST_CASE("Searcher infinite: returns when its last depth is done, the caller waits for stop") {
+    // FFO #1, 14 empties: every iteration is done in milliseconds; the search no longer waits for stop
+    // (the protocol does, on a condition). A stopper ends a search that would wait anyway, after 5 s.
+    const Position pos = board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X");
+    Searcher searcher(8);
+    std::atomic<bool> stop{false};
+    std::atomic<bool> done{false};
+    std::thread stopper([&] {
+        for (int i = 0; i < 100 && !done.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        stop.store(true);
+    });
+    SearchLimits limits;
+    limits.infinite = true;
+    const auto t0 = Clock::now();
+    const SearchResult r = searcher.search(pos, limits, {}, stop);
+    const auto took = Clock::now() - t0;
+    done.store(true);
+    stopper.join();
+    CHECK(took < std::chrono::seconds(4));
+    CHECK(r.exact);
+    CHECK(r.score == 18);
+}
+
+TEST_CASE("endgame selectivity levels map to the midgame's percent vocabulary") {
+    CHECK(endgame_selectivity_percent(0) == kMaxSelectivity);
+    CHECK(endgame_selectivity_percent(1) == 99);
+    CHECK(endgame_selectivity_percent(2) == 95);
+    CHECK(endgame_selectivity_percent(3) == 87);
+    CHECK(endgame_selectivity_percent(4) == 68);
+}
+
+TEST_CASE("solve progress: what the solver reports becomes bounds, estimates and progress lines") {
+    SolveProgress progress(SolveProgress::Base{20, false, 1000, Clock::now(), 7});
+    endgame::RootProgress move;  // the first root move of the exact pass, inside the window
+    move.move = 12;
+    move.score = 6;
+    move.new_best = true;
+    auto r = progress.translate(move);
+    REQUIRE(r);
+    CHECK(r->depth == 20);
+    CHECK(r->bound == Bound::Lower);
+    CHECK(r->score == 6);
+    CHECK(r->nodes == 1000);
+    CHECK(r->hashfull == 7);
+    CHECK(r->pv == std::vector<Move>{12});
+    CHECK(r->selectivity == 100);
+    CHECK(!progress.translate(move));    // the same again says nothing new
+    endgame::RootProgress worse = move;  // a move proved worse: not the root's news
+    worse.move = 20;
+    worse.new_best = false;
+    worse.bound = endgame::ScoreBound::Upper;
+    CHECK(!progress.translate(worse));
+    endgame::RootProgress fail_low = move;  // an aspiration pass that failed low
+    fail_low.pass_end = true;
+    fail_low.bound = endgame::ScoreBound::Upper;
+    r = progress.translate(fail_low);
+    REQUIRE(r);
+    CHECK(r->bound == Bound::Upper);
+    endgame::RootProgress exact = move;  // the end of the exact pass: the Searcher reports the result
+    exact.pass_end = true;
+    exact.score = 4;
+    CHECK(!progress.translate(exact));
+    endgame::RootProgress selective = exact;  // a selective pass's end: an estimate at its confidence
+    selective.selectivity = 2;
+    r = progress.translate(selective);
+    REQUIRE(r);
+    CHECK(r->bound == Bound::Exact);
+    CHECK(r->selectivity == 95);
+    endgame::RootProgress tick;  // the periodic report
+    tick.nodes = 5000;
+    r = progress.translate(tick);
+    REQUIRE(r);
+    CHECK(r->progress);
+    CHECK(r->nodes == 6000);
+    CHECK(r->pv.empty());
+}
