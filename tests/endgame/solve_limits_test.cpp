@@ -11,6 +11,7 @@
 #include "engine/board/notation.hpp"
 #include "engine/endgame/selectivity.hpp"
 #include "engine/endgame/solver.hpp"
+#include "tests/support/ffo_positions.hpp"
 
 using namespace reversi;
 
@@ -18,15 +19,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// FFO #40 (20 empties, black to move: A2 +38) and FFO #53 (28 empties: a solve of many seconds).
-constexpr const char* kFfo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
-constexpr const char* kFfo53 = "----OO-----OOO---XXXXOOO--XXOOXO-XXXXXOO--OOOXOO--X-OX-O-----X-- X";
-
-Position board(const char* text) {
-    auto pos = parse_board(text);
-    REQUIRE(pos);
-    return *pos;
-}
+using testing::board;
+using testing::kFfo40;
+using testing::kFfo53;
 
 }  // namespace
 
