@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
         "Training and measurement of the pattern evaluation. Commands:\n"
         "  train   [--wthor DIR] --out FILE   build samples from the WTHOR games and fit every phase;\n"
         "          prints train/test error per phase; with --resume, continues an interrupted run\n"
-        "          (cached samples in --cache DIR, phases already in --out are kept)\n"
+        "          (cached samples in --cache DIR, phases already in --out are kept); --search-depth D gives\n"
+        "          the midgame positions the engine's depth-D search value as target (bootstrapping)\n"
         "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
         "          evaluations against the exact score of every listed move (position after the move);\n"
         "          with --depths, also fixed-depth searches from each position\n"
@@ -50,6 +51,15 @@ int main(int argc, char** argv) {
          {"lambda", true, "train: L2 regularisation (default 5)"},
          {"iterations", true, "train: conjugate-gradient iterations per phase (default 60)"},
          {"overlap", true, "train: also fit each phase on positions up to N empties outside it (default 0)"},
+         {"search-depth", true,
+          "train: targets of the positions in --search-empties from the engine's search at this depth (0 = off)"},
+         {"search-empties", true, "train: LO-HI empties of the positions given searched targets (default 30-60)"},
+         {"search-weight", true, "train: target = W * search + (1 - W) * game target (default 1)"},
+         {"search-selectivity", true, "train: Multi-ProbCut confidence of those searches (default the engine's)"},
+         {"search-weights", true, "train: weights file of those searches (default: the embedded weights)"},
+         {"search-checkpoint", true, "train: file of the search scores found so far (resumable; appended)"},
+         {"refit-phases", true,
+          "train: fit phases LO-HI again in the existing --out, keeping its other phases and Multi-ProbCut section"},
          {"min-count", true, "train: weights seen in fewer training positions stay 0 (default 3)"},
          {"test-permille", true, "train: held-out share in permille (default 100)"},
          {"seed", true,

@@ -3,12 +3,18 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include <spdlog/spdlog.h>
 
 #include "engine/endgame/solver.hpp"
+#include "engine/eval/pattern/training/search_targets.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
+#include "engine/eval/weights/default_weights.hpp"
+#include "engine/eval/weights/weights_file.hpp"
+#include "engine/search/searcher.hpp"
 #include "tools/train/commands.hpp"
 
 namespace reversi::train {
@@ -26,6 +32,121 @@ Expected<std::vector<std::string>> wthor_files(const std::string& dir) {
     if (files.empty()) return make_error("no WTH_*.wtb file in " + dir);
     std::sort(files.begin(), files.end());
     return files;
+}
+
+struct SearchTargetArgs {
+    int depth = 0;  // 0: no searched targets
+    int selectivity = kEngineSelectivity;
+    std::string weights;  // empty: the embedded weights
+};
+
+// The engine's own search at a fixed depth from a cleared table, so that a score depends only on the
+// position (and the checkpoint does not depend on the thread count or the order).
+std::function<eval::PositionScorer()> search_scorer_factory(const SearchTargetArgs& a,
+                                                            std::shared_ptr<const eval::PatternEvaluator> weights) {
+    return [a, weights]() -> eval::PositionScorer {
+        auto searcher = std::make_shared<Searcher>(2);
+        SearchOptions options;
+        options.selectivity = a.selectivity;
+        options.ordering = kEngineOrdering;
+        searcher->set_options(options);
+        if (weights) searcher->use_pattern_weights(*weights, a.weights);
+        return [searcher, depth = a.depth](const Position& pos) -> std::optional<int> {
+            const std::atomic<bool> stop{false};
+            searcher->clear();
+            SearchLimits limits;
+            limits.depth = depth;
+            const auto r = searcher->search(pos, limits, SearchCallbacks{}, stop);
+            if (r.best_move == kNoMove && !pos.is_over()) return std::nullopt;
+            return r.score;
+        };
+    };
+}
+
+// Identifies the scorer's settings in the checkpoint: depth, selectivity and the weights' bytes.
+Expected<std::uint32_t> search_tag(const SearchTargetArgs& a) {
+    std::vector<std::uint8_t> bytes;
+    if (a.weights.empty()) {
+        const auto embedded = eval::default_weights_bytes();
+        bytes.assign(embedded.begin(), embedded.end());
+    } else {
+        std::ifstream in(a.weights, std::ios::binary);
+        if (!in) return make_error("--search-weights: cannot open " + a.weights);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    bytes.push_back(static_cast<std::uint8_t>(a.depth));
+    bytes.push_back(static_cast<std::uint8_t>(a.selectivity));
+    return eval::crc32(bytes);
+}
+
+// --search-depth D [--search-empties LO-HI] [--search-weight W] [--search-selectivity P]
+// [--search-weights FILE] [--search-checkpoint FILE]: rewrites the targets of the samples in the range.
+int apply_searched_targets(const cli::ParsedArgs& args, std::vector<eval::Sample>& samples, int threads) {
+    const auto depth = args.get_int("search-depth", 0, 0, 20);
+    const auto selectivity = args.get_int("search-selectivity", kEngineSelectivity, kMinSelectivity, kMaxSelectivity);
+    for (const auto* v : {&depth, &selectivity}) {
+        if (!*v) {
+            std::fprintf(stderr, "reversi-train: %s\n", v->error().message.c_str());
+            return 2;
+        }
+    }
+    if (*depth == 0) return 0;
+    SearchTargetArgs a{static_cast<int>(*depth), static_cast<int>(*selectivity), args.get("search-weights", "")};
+    eval::SearchTargetConfig config;
+    const std::string range = args.get("search-empties", "30-60");
+    if (std::sscanf(range.c_str(), "%d-%d", &config.min_empties, &config.max_empties) != 2 || config.min_empties < 0 ||
+        config.max_empties > 60 || config.min_empties > config.max_empties) {
+        std::fprintf(stderr, "reversi-train: --search-empties: expected LO-HI within 0-60, got '%s'\n", range.c_str());
+        return 2;
+    }
+    try {
+        config.weight = std::stod(args.get("search-weight", "1"));
+    } catch (...) {
+        config.weight = -1;
+    }
+    if (!(config.weight >= 0 && config.weight <= 1)) {
+        std::fprintf(stderr, "reversi-train: --search-weight: expected a number in [0, 1]\n");
+        return 2;
+    }
+    std::shared_ptr<const eval::PatternEvaluator> weights;
+    if (!a.weights.empty()) {
+        auto loaded = eval::PatternEvaluator::from_file(a.weights);
+        if (!loaded) {
+            std::fprintf(stderr, "reversi-train: --search-weights: %s\n", loaded.error().message.c_str());
+            return 1;
+        }
+        weights = std::make_shared<const eval::PatternEvaluator>(std::move(*loaded));
+    }
+    const auto tag = search_tag(a);
+    if (!tag) {
+        std::fprintf(stderr, "reversi-train: %s\n", tag.error().message.c_str());
+        return 1;
+    }
+    config.tag = *tag;
+    config.threads = threads;
+    config.checkpoint_path = args.get("search-checkpoint", "");
+    config.scorer_factory = search_scorer_factory(a, weights);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto last = t0;
+    const auto report = eval::apply_search_targets(samples, config, [&](std::size_t done, std::size_t total) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::seconds(10) && done != total) return;
+        last = now;
+        const double secs = std::chrono::duration<double>(now - t0).count();
+        spdlog::info("searched targets: {}/{} positions, {:.0f} s", done, total, secs);
+    });
+    if (!report) {
+        std::fprintf(stderr, "reversi-train: %s\n", report.error().message.c_str());
+        return 1;
+    }
+    std::printf(
+        "searched targets (depth %d, selectivity %d, weight %.2f, %d-%d empties): %zu positions, %zu searched, %zu "
+        "from the checkpoint, %zu declined; mean |search - old target| %.2f discs; %.0f s\n",
+        a.depth, a.selectivity, config.weight, config.min_empties, config.max_empties, report->selected,
+        report->searched, report->from_checkpoint, report->declined, report->mean_abs_change,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::fflush(stdout);
+    return 0;
 }
 
 }  // namespace
@@ -139,6 +260,7 @@ int run_train(const cli::ParsedArgs& args) {
         static_cast<unsigned long long>(report.stats.blended), static_cast<unsigned long long>(report.stats.actual),
         elapsed());
     std::fflush(stdout);
+    if (const int rc = apply_searched_targets(args, *samples, build.threads); rc != 0) return rc;
 
     FitConfig fit;
     fit.lambda = lambda;
@@ -147,10 +269,29 @@ int run_train(const cli::ParsedArgs& args) {
     fit.seed = static_cast<std::uint64_t>(*seed);
     fit.min_count = static_cast<int>(*min_count);
     fit.overlap = static_cast<int>(*overlap);
-    auto outcomes = train_weights(*samples, fit, out, args.has("resume"), [&](int phase, int it, double rmse) {
-        spdlog::info("phase {} iteration {}/{}: train RMSE {:.3f} (float weights), {:.0f} s", phase, it, fit.iterations,
-                     rmse, elapsed());
-    });
+    std::uint32_t refit_mask = 0;
+    if (args.has("refit-phases")) {
+        int lo = 0, hi = 0;
+        const std::string r = args.get("refit-phases", "");
+        if (std::sscanf(r.c_str(), "%d-%d", &lo, &hi) != 2 || lo < 0 || hi >= kPhaseCount || lo > hi) {
+            std::fprintf(stderr, "reversi-train: --refit-phases: expected LO-HI within 0-%d, got '%s'\n",
+                         kPhaseCount - 1, r.c_str());
+            return 2;
+        }
+        if (!std::filesystem::is_regular_file(out)) {
+            std::fprintf(stderr, "reversi-train: --refit-phases: %s must exist (its other phases are kept)\n",
+                         out.c_str());
+            return 1;
+        }
+        for (int p = lo; p <= hi; ++p) refit_mask |= 1u << p;
+    }
+    auto outcomes = train_weights(
+        *samples, fit, out, args.has("resume") || refit_mask != 0,
+        [&](int phase, int it, double rmse) {
+            spdlog::info("phase {} iteration {}/{}: train RMSE {:.3f} (float weights), {:.0f} s", phase, it,
+                         fit.iterations, rmse, elapsed());
+        },
+        refit_mask);
     if (!outcomes) {
         std::fprintf(stderr, "reversi-train: %s\n", outcomes.error().message.c_str());
         return 1;

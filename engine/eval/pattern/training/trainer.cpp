@@ -103,12 +103,13 @@ Expected<std::vector<Sample>> build_training_set(const BuildConfig& config, Buil
 
 Expected<std::vector<PhaseOutcome>> train_weights(std::span<const Sample> samples, const FitConfig& fit,
                                                   const std::string& output_path, bool resume,
-                                                  const FitProgress& progress) {
+                                                  const FitProgress& progress, std::uint32_t refit_mask) {
     WeightSet set;
     if (resume && std::filesystem::exists(output_path)) {
         auto loaded = load_weights_file(output_path);
         if (!loaded) return make_error("cannot resume: " + loaded.error().message);
         set = std::move(*loaded);
+        set.trained_mask &= ~refit_mask;
     }
     std::vector<PhaseOutcome> outcomes;
     for (int phase = 0; phase < kPhaseCount; ++phase) {

@@ -43,8 +43,11 @@ struct PhaseOutcome {
 };
 
 // Fits every phase missing from `output_path` (all phases unless `resume`), saving after each phase.
+// With `resume`, the phases in `refit_mask` (bit p: phase p) are fitted again even when the file has
+// them, so that a run can replace some phases of an existing file (its Multi-ProbCut section is kept).
 [[nodiscard]] Expected<std::vector<PhaseOutcome>> train_weights(std::span<const Sample> samples, const FitConfig& fit,
                                                                 const std::string& output_path, bool resume,
-                                                                const FitProgress& progress = {});
+                                                                const FitProgress& progress = {},
+                                                                std::uint32_t refit_mask = 0);
 
 }  // namespace reversi::eval

@@ -1,0 +1,224 @@
+#include "engine/eval/pattern/training/search_targets.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+#include "engine/eval/weights/weights_file.hpp"
+
+namespace reversi::eval {
+
+namespace {
+
+constexpr char kMagic[4] = {'R', 'V', 'S', 'T'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kHeaderSize = 12;  // magic, version, tag
+constexpr std::size_t kRecordSize = 17;  // player u64, opponent u64, score i8
+static_assert(kHeaderSize == sizeof(kMagic) + 2 * sizeof(std::uint32_t));
+static_assert(kRecordSize == 2 * sizeof(Bitboard) + sizeof(std::int8_t));
+
+template <class T>
+void put(std::vector<std::uint8_t>& out, T v) {
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+        out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
+}
+template <class T>
+T get(const std::uint8_t* p) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    return static_cast<T>(v);
+}
+
+std::vector<std::uint8_t> encode_chunk(const std::vector<ScoredPosition>& records) {
+    std::vector<std::uint8_t> bytes;
+    bytes.reserve(4 + kRecordSize * records.size() + 4);
+    put<std::uint32_t>(bytes, static_cast<std::uint32_t>(records.size()));
+    for (const auto& r : records) {
+        put<std::uint64_t>(bytes, r.player);
+        put<std::uint64_t>(bytes, r.opponent);
+        bytes.push_back(static_cast<std::uint8_t>(r.score));
+    }
+    put<std::uint32_t>(bytes, crc32(bytes));
+    return bytes;
+}
+
+struct KeyHash {
+    std::size_t operator()(const std::pair<Bitboard, Bitboard>& k) const noexcept {
+        return static_cast<std::size_t>((k.first * 0x9E3779B97F4A7C15ULL) ^ (k.second + (k.second >> 29)));
+    }
+};
+
+// Appends chunks to the checkpoint file (created with its header when missing).
+class CheckpointWriter {
+public:
+    static Expected<CheckpointWriter> open(const std::string& path, std::uint32_t tag, std::uintmax_t keep_bytes) {
+        std::error_code ec;
+        const bool exists = std::filesystem::exists(path, ec);
+        if (exists) {
+            std::filesystem::resize_file(path, keep_bytes, ec);  // drops a chunk cut short by an interruption
+            if (ec) return make_error("search checkpoint " + path + ": " + ec.message());
+        }
+        CheckpointWriter w;
+        w.out_.open(path, std::ios::binary | std::ios::app);
+        if (!w.out_) return make_error("search checkpoint " + path + ": cannot open for writing");
+        if (!exists) {
+            std::vector<std::uint8_t> header(kMagic, kMagic + 4);
+            put<std::uint32_t>(header, kVersion);
+            put<std::uint32_t>(header, tag);
+            if (!w.write(header)) return make_error("search checkpoint " + path + ": write error");
+        }
+        return w;
+    }
+    bool write(const std::vector<std::uint8_t>& bytes) {
+        out_.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        return static_cast<bool>(out_.flush());
+    }
+
+private:
+    std::ofstream out_;
+};
+
+struct LoadedCheckpoint {
+    std::vector<ScoredPosition> records;
+    std::uintmax_t usable_bytes = 0;  // header and complete chunks
+};
+
+Expected<LoadedCheckpoint> read_checkpoint(const std::string& path, std::uint32_t tag) {
+    LoadedCheckpoint loaded;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return loaded;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return make_error("search checkpoint " + path + ": cannot open the file");
+    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto fail = [&](const std::string& what) { return make_error("search checkpoint " + path + ": " + what); };
+    if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 4) != 0) return fail("not a search checkpoint");
+    if (get<std::uint32_t>(bytes.data() + 4) != kVersion) return fail("other checkpoint version");
+    if (get<std::uint32_t>(bytes.data() + 8) != tag) return fail("made with other search settings (tag differs)");
+    std::size_t at = kHeaderSize;
+    while (at + 4 <= bytes.size()) {
+        const std::size_t count = get<std::uint32_t>(bytes.data() + at);
+        const std::size_t size = 4 + kRecordSize * count + 4;
+        if (at + size > bytes.size()) break;  // cut short: the rest is written again
+        const std::span<const std::uint8_t> body(bytes.data() + at, size - 4);
+        if (crc32(body) != get<std::uint32_t>(bytes.data() + at + size - 4))
+            return fail("corrupted chunk at byte " + std::to_string(at));
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::uint8_t* r = bytes.data() + at + 4 + kRecordSize * i;
+            loaded.records.push_back(
+                {get<std::uint64_t>(r), get<std::uint64_t>(r + 8), static_cast<std::int8_t>(r[16])});
+        }
+        at += size;
+    }
+    loaded.usable_bytes = at;
+    return loaded;
+}
+
+}  // namespace
+
+Expected<std::vector<ScoredPosition>> load_search_checkpoint(const std::string& path, std::uint32_t tag) {
+    auto loaded = read_checkpoint(path, tag);
+    if (!loaded) return loaded.error();
+    return std::move(loaded->records);
+}
+
+Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, const SearchTargetConfig& config,
+                                                  const SearchTargetProgress& progress) {
+    if (!config.scorer_factory) return make_error("search targets: no scorer");
+    if (!(config.weight >= 0 && config.weight <= 1)) return make_error("search targets: weight outside [0, 1]");
+    SearchTargetReport report;
+    std::vector<std::size_t> selected;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const int empties = 64 - popcount(samples[i].player | samples[i].opponent);
+        if (empties >= config.min_empties && empties <= config.max_empties) selected.push_back(i);
+    }
+    report.selected = selected.size();
+    std::vector<std::optional<int>> scores(selected.size());
+
+    std::unordered_map<std::pair<Bitboard, Bitboard>, std::int8_t, KeyHash> known;
+    std::uintmax_t usable_bytes = 0;
+    if (!config.checkpoint_path.empty()) {
+        auto loaded = read_checkpoint(config.checkpoint_path, config.tag);
+        if (!loaded) return loaded.error();
+        usable_bytes = loaded->usable_bytes;
+        known.reserve(loaded->records.size());
+        for (const auto& r : loaded->records) known.emplace(std::pair{r.player, r.opponent}, r.score);
+    }
+    std::vector<std::size_t> todo;  // indices into `selected`
+    for (std::size_t k = 0; k < selected.size(); ++k) {
+        const auto& s = samples[selected[k]];
+        if (const auto it = known.find({s.player, s.opponent}); it != known.end()) {
+            scores[k] = it->second;
+            ++report.from_checkpoint;
+        } else {
+            todo.push_back(k);
+        }
+    }
+    known.clear();
+
+    std::optional<CheckpointWriter> writer;
+    if (!config.checkpoint_path.empty() && !todo.empty()) {
+        auto opened = CheckpointWriter::open(config.checkpoint_path, config.tag, usable_bytes);
+        if (!opened) return opened.error();
+        writer.emplace(std::move(*opened));
+    }
+    const std::size_t block = std::max<std::size_t>(1, config.block);
+    const std::size_t blocks = (todo.size() + block - 1) / block;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex mutex;
+    std::size_t done = 0;
+    const auto work = [&] {
+        const PositionScorer scorer = config.scorer_factory();
+        for (std::size_t b; !failed && (b = next++) < blocks;) {
+            std::vector<ScoredPosition> chunk;
+            const std::size_t end = std::min(todo.size(), (b + 1) * block);
+            for (std::size_t t = b * block; t < end; ++t) {
+                const auto& s = samples[selected[todo[t]]];
+                Position pos;
+                pos.player = s.player;
+                pos.opponent = s.opponent;
+                scores[todo[t]] = scorer(pos);
+                if (scores[todo[t]])
+                    chunk.push_back(
+                        {s.player, s.opponent, static_cast<std::int8_t>(std::clamp(*scores[todo[t]], -64, 64))});
+            }
+            const std::lock_guard lock(mutex);
+            if (writer && !writer->write(encode_chunk(chunk))) failed = true;
+            done += end - b * block;
+            if (progress) progress(report.from_checkpoint + done, selected.size());
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (int t = 1; t < config.threads; ++t) pool.emplace_back(work);
+        work();
+    }
+    if (failed) return make_error("search checkpoint " + config.checkpoint_path + ": write error");
+    report.searched = todo.size();
+
+    double change = 0;
+    std::size_t scored = 0;
+    for (std::size_t k = 0; k < selected.size(); ++k) {
+        auto& s = samples[selected[k]];
+        if (!scores[k]) {
+            ++report.declined;
+            continue;
+        }
+        const double v = std::clamp(*scores[k], -64, 64);
+        change += std::abs(v - s.target);
+        ++scored;
+        s.target = static_cast<float>(config.weight * v + (1 - config.weight) * s.target);
+    }
+    report.mean_abs_change = scored ? change / static_cast<double>(scored) : 0;
+    return report;
+}
+
+}  // namespace reversi::eval
