@@ -93,7 +93,7 @@ TEST_CASE("search targets: the scorer's value replaces or blends the targets in 
     CHECK_FALSE(apply_search_targets(samples, config));
 }
 
-TEST_CASE("search targets: a checkpoint resumes without searching again; threads do not change the result") {
+TEST_CASE("search targets: a checkpoint resumes without searching again, and threads do not change the result") {
     const auto original = game_samples_of_random_games(4000, 9);
     const std::string path = temp_path("resume.ckpt");
     std::filesystem::remove(path);

@@ -259,6 +259,12 @@ int run_train(const cli::ParsedArgs& args) {
         static_cast<unsigned long long>(report.stats.theoretical),
         static_cast<unsigned long long>(report.stats.blended), static_cast<unsigned long long>(report.stats.actual),
         elapsed());
+    if (report.cached_files > 0) {
+        std::printf(
+            "  (the game and target counts cover only the %zu files built in this run; the cache keeps "
+            "samples, not counts)\n",
+            files->size() - report.cached_files);
+    }
     std::fflush(stdout);
     if (const int rc = apply_searched_targets(args, *samples, build.threads); rc != 0) return rc;
 
