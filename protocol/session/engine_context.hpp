@@ -19,11 +19,11 @@
 #include "engine/core/expected.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/search/searcher.hpp"
+#include "protocol/session/engine_options.hpp"
 #include "protocol/session/file_access.hpp"
 #include "protocol/session/job_runner.hpp"
 #include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
-#include "protocol/uci/engine_options.hpp"
 
 namespace reversi::session {
 
@@ -88,11 +88,11 @@ public:
 
     // Only between jobs (after stop_and_wait()).
     [[nodiscard]] Searcher& searcher() noexcept { return *searcher_; }
-    [[nodiscard]] const uci::EngineOptions& options() const noexcept { return options_; }
+    [[nodiscard]] const EngineOptions& options() const noexcept { return options_; }
     // Applies new options (after stop_and_wait()): reserves or releases hash memory and resizes the table;
     // on failure nothing changes. A new EvalFile is read and checked on the job thread (never on the
     // reader's); its result (the new weights, or an error line) is applied by collect_finished_job().
-    [[nodiscard]] Expected<bool> set_options(const uci::EngineOptions& next);
+    [[nodiscard]] Expected<bool> set_options(const EngineOptions& next);
 
     [[nodiscard]] const SessionConfig& config() const noexcept { return config_; }
 
@@ -121,7 +121,7 @@ private:
     std::uint64_t job_serial_ = 0;
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
-    uci::EngineOptions options_;
+    EngineOptions options_;
     std::unique_ptr<Searcher> searcher_;
     JobRunner jobs_;  // declared last: destroyed (stopped and joined) first
 };
