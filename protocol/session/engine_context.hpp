@@ -29,7 +29,7 @@ namespace reversi::session {
 
 // Receives one reply line (without newline). Must be thread-safe: jobs call it from their thread.
 using LineSink = std::function<void(std::string line)>;
-// Called on the job's thread when a job has ended; the transport then calls Session::resume() on the
+// Called on the job's thread when a job has ended; the transport then calls dispatch::Session::resume() on the
 // session's reader thread (to run the commands that waited for the job).
 using JobDoneNotifier = std::function<void()>;
 
@@ -38,7 +38,7 @@ struct SessionConfig {
     MemoryBudget* budget = nullptr;   // server-wide budget; nullptr: no limit (stdio)
     ThreadBudget* threads = nullptr;  // server-wide search threads; nullptr: no limit (stdio)
     FileAccess files;                 // which files options may name (file_access.hpp)
-    bool test_hooks = false;          // --test-hooks: the test-only commands (session.cpp)
+    bool test_hooks = false;          // --test-hooks: the test-only commands (test_hooks.hpp)
     std::string engine_name = "reversi";
 };
 
