@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     auto max_sessions = args.get_int("max-sessions", 64, 1, 100000);
     auto idle = args.get_int("idle-timeout", 300, 1, 86400 * 365);
     auto max_line = args.get_int("max-line", 65536, 256, 1 << 26);
-    auto hash = args.get_int("hash", 16, 1, static_cast<long long>(uci::kMaxHashMib));
+    auto hash = args.get_int("hash", 16, 1, static_cast<long long>(session::kMaxHashMib));
     for (const auto* v : {&max_memory, &max_sessions, &idle, &max_line, &hash}) {
         if (!*v) {
             spdlog::error("{}", v->error().message);

@@ -9,9 +9,9 @@
 
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/ggf.hpp"
+#include "protocol/session/engine_options.hpp"
 #include "protocol/text/tokens.hpp"
 #include "protocol/transport/line_splitter.hpp"
-#include "protocol/uci/engine_options.hpp"
 #include "protocol/uci/uci_commands.hpp"
 
 using namespace reversi;
@@ -32,7 +32,7 @@ void fuzz_line(std::string_view line) {
         (void)go2;
         auto assignment = uci::parse_setoption(rest);
         if (assignment) {
-            auto o = uci::assign_option(uci::EngineOptions{}, assignment->name, assignment->value);
+            auto o = session::assign_option(session::EngineOptions{}, assignment->name, assignment->value);
             if (o) check(o->hash_mib >= 1 && o->search.threads >= 1 && o->search.multipv >= 1);
         }
     }

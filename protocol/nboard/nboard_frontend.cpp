@@ -7,8 +7,8 @@
 
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/ggf.hpp"
+#include "protocol/session/completed_search.hpp"
 #include "protocol/text/tokens.hpp"
-#include "protocol/uci/uci_search.hpp"
 
 namespace reversi::nboard {
 
@@ -95,19 +95,19 @@ NboardFrontend::NboardFrontend(session::EngineContext& ctx) : ctx_(ctx) {
     ctx_.send("set myname " + ctx_.config().engine_name);
 }
 
-uci::Status NboardFrontend::handle(std::string_view line) {
+session::Status NboardFrontend::handle(std::string_view line) {
     const auto tokens = text::split_tokens(line);
-    if (tokens.empty()) return uci::Status::Continue;
+    if (tokens.empty()) return session::Status::Continue;
     const std::string command = text::lowercase(tokens[0]);
     if (command == "ping") {
         ctx_.stop_and_wait();  // the stopped search's lines come before the pong
         const std::string n = tokens.size() > 1 ? std::string(tokens[1]) : "0";
         auto number = text::parse_integer(n, 0, INT64_MAX, "ping");
-        if (!number) return error(number.error().message), uci::Status::Continue;
+        if (!number) return error(number.error().message), session::Status::Continue;
         ctx_.send("pong " + std::to_string(*number));
     } else if (command == "quit") {
         ctx_.stop_and_wait();
-        return uci::Status::Quit;
+        return session::Status::Quit;
     } else if (command == "set") {
         cmd_set(line);
     } else if (command == "move") {
@@ -126,7 +126,7 @@ uci::Status NboardFrontend::handle(std::string_view line) {
     } else {
         error("unknown command " + text::quote(tokens[0]));
     }
-    return uci::Status::Continue;
+    return session::Status::Continue;
 }
 
 void NboardFrontend::cmd_set(std::string_view line) {
@@ -182,10 +182,10 @@ void NboardFrontend::cmd_go() {
         SearchLimits limits;
         limits.depth = depth;
         const SearchResult r =
-            uci::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, true), stop);
+            session::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, true), stop);
         Move best = r.best_move;
         if (best == kNoMove || (best != kPass && (best >= kPass || !(pos.moves() & square_bit(best))))) {
-            best = uci::fallback_move(pos);
+            best = session::fallback_move(pos);
         }
         ctx_.send(nodestats_line(r.nodes, r.time));
         ctx_.send("=== " + nboard_move(best) + "/" + nboard_eval(r.score) + "/" + seconds(r.time));
@@ -221,7 +221,7 @@ void NboardFrontend::cmd_hint(std::string_view line) {
             limits.search_moves = {m};
             // A solve (depth >= empties) sends each move's line as soon as it is proved.
             const SearchResult r =
-                uci::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, false), stop);
+                session::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, false), stop);
             nodes += r.nodes;
             time += r.time;
             std::vector<Move> pv = r.pv;

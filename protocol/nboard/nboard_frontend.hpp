@@ -9,12 +9,12 @@
 // one it read; Edax and Ntest repeat it after `set depth` because their name carries the depth, ours
 // does not). `set contempt 0` is accepted (draws score 0); any other contempt is refused with a status
 // error: the search has no contempt. A search stopped by `ping` reports only what completed iterations
-// found (uci::search_completed): `go` always answers a legal move with a value, `hint` always sends its
+// found (session::search_completed): `go` always answers a legal move with a value, `hint` always sends its
 // `search` lines (the moves not yet searched at depth 1).
 #include <string_view>
 
 #include "protocol/session/engine_context.hpp"
-#include "protocol/uci/uci_frontend.hpp"
+#include "protocol/session/status.hpp"
 
 namespace reversi::nboard {
 
@@ -22,7 +22,7 @@ class NboardFrontend {
 public:
     // Sends `set myname`.
     explicit NboardFrontend(session::EngineContext& ctx);
-    uci::Status handle(std::string_view line);
+    session::Status handle(std::string_view line);
 
 private:
     void cmd_set(std::string_view line);

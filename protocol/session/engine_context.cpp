@@ -96,7 +96,7 @@ void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std:
 }
 
 int EngineContext::max_threads() const noexcept {
-    return config_.threads ? std::min(config_.threads->total(), uci::kMaxThreads) : uci::kMaxThreads;
+    return config_.threads ? std::min(config_.threads->total(), kMaxThreads) : kMaxThreads;
 }
 
 std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
@@ -141,7 +141,7 @@ Expected<bool> EngineContext::set_hash(std::size_t hash_mib) {
     return true;
 }
 
-Expected<bool> EngineContext::set_options(const uci::EngineOptions& next) {
+Expected<bool> EngineContext::set_options(const EngineOptions& next) {
     stop_and_wait();
     if (next.search.threads > max_threads()) {
         return make_error("setoption Threads: " + std::to_string(next.search.threads) +

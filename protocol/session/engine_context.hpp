@@ -19,17 +19,17 @@
 #include "engine/core/expected.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/search/searcher.hpp"
+#include "protocol/session/engine_options.hpp"
 #include "protocol/session/file_access.hpp"
 #include "protocol/session/job_runner.hpp"
 #include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
-#include "protocol/uci/engine_options.hpp"
 
 namespace reversi::session {
 
 // Receives one reply line (without newline). Must be thread-safe: jobs call it from their thread.
 using LineSink = std::function<void(std::string line)>;
-// Called on the job's thread when a job has ended; the transport then calls Session::resume() on the
+// Called on the job's thread when a job has ended; the transport then calls dispatch::Session::resume() on the
 // session's reader thread (to run the commands that waited for the job).
 using JobDoneNotifier = std::function<void()>;
 
@@ -38,7 +38,7 @@ struct SessionConfig {
     MemoryBudget* budget = nullptr;   // server-wide budget; nullptr: no limit (stdio)
     ThreadBudget* threads = nullptr;  // server-wide search threads; nullptr: no limit (stdio)
     FileAccess files;                 // which files options may name (file_access.hpp)
-    bool test_hooks = false;          // --test-hooks: the test-only commands (session.cpp)
+    bool test_hooks = false;          // --test-hooks: the test-only commands (test_hooks.hpp)
     std::string engine_name = "reversi";
 };
 
@@ -88,11 +88,11 @@ public:
 
     // Only between jobs (after stop_and_wait()).
     [[nodiscard]] Searcher& searcher() noexcept { return *searcher_; }
-    [[nodiscard]] const uci::EngineOptions& options() const noexcept { return options_; }
+    [[nodiscard]] const EngineOptions& options() const noexcept { return options_; }
     // Applies new options (after stop_and_wait()): reserves or releases hash memory and resizes the table;
     // on failure nothing changes. A new EvalFile is read and checked on the job thread (never on the
     // reader's); its result (the new weights, or an error line) is applied by collect_finished_job().
-    [[nodiscard]] Expected<bool> set_options(const uci::EngineOptions& next);
+    [[nodiscard]] Expected<bool> set_options(const EngineOptions& next);
 
     [[nodiscard]] const SessionConfig& config() const noexcept { return config_; }
 
@@ -121,7 +121,7 @@ private:
     std::uint64_t job_serial_ = 0;
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
-    uci::EngineOptions options_;
+    EngineOptions options_;
     std::unique_ptr<Searcher> searcher_;
     JobRunner jobs_;  // declared last: destroyed (stopped and joined) first
 };

@@ -12,7 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "protocol/session/session.hpp"
+#include "protocol/dispatch/session.hpp"
 #include "protocol/transport/line_splitter.hpp"
 
 namespace reversi::transport {
@@ -58,16 +58,16 @@ int run_stdio(const StdioOptions& options) {
         const char byte = 1;
         [[maybe_unused]] const auto n = ::write(wake_write, &byte, 1);
     };
-    auto created = session::Session::create(options.session, sink, job_done);
+    auto created = dispatch::Session::create(options.session, sink, job_done);
     if (!created) {
         spdlog::error("cannot start the session: {}", created.error().message);
         return 1;
     }
-    session::Session& s = **created;
+    dispatch::Session& s = **created;
     LineSplitter splitter(options.max_line);
     bool quit = false;
     const auto on_line = [&](std::string_view line) {
-        if (!quit && s.handle_line(line) == uci::Status::Quit) quit = true;
+        if (!quit && s.handle_line(line) == session::Status::Quit) quit = true;
     };
     const auto on_overlong = [&] {
         sink("info string error: line longer than " + std::to_string(options.max_line) + " bytes; ignored");
@@ -95,7 +95,7 @@ int run_stdio(const StdioOptions& options) {
             char drain[64];
             while (::read(wake[0], drain, sizeof drain) > 0) {
             }
-            if (s.resume() == uci::Status::Quit) quit = true;
+            if (s.resume() == session::Status::Quit) quit = true;
         }
         if (input_open && !quit && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());

@@ -32,7 +32,7 @@ TcpConnection::~TcpConnection() {
     spdlog::debug("connection {}: freed", peer_);
 }
 
-Expected<bool> TcpConnection::start(const session::SessionConfig& config) {
+Expected<bool> TcpConnection::start(const dispatch::SessionConfig& config) {
     std::weak_ptr<TcpConnection> weak = shared_from_this();
     auto executor = socket_.get_executor();
     session::LineSink sink = [weak, executor](std::string line) {
@@ -45,7 +45,7 @@ Expected<bool> TcpConnection::start(const session::SessionConfig& config) {
             if (auto self = weak.lock()) self->guarded("resume", [&] { self->resume_session(); });
         });
     };
-    auto created = session::Session::create(config, std::move(sink), std::move(job_done));
+    auto created = dispatch::Session::create(config, std::move(sink), std::move(job_done));
     if (!created) return created.error();
     session_ = std::move(*created);
     auto self = shared_from_this();
@@ -125,7 +125,7 @@ asio::awaitable<void> TcpConnection::read_loop() {
         std::string_view line(buffer.data(), n - 1);
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
         if (session_->counts_as_activity(line)) last_input_ = std::chrono::steady_clock::now();
-        if (session_->handle_line(line) == uci::Status::Quit) {
+        if (session_->handle_line(line) == session::Status::Quit) {
             spdlog::info("connection {}: quit", peer_);
             close_after_flush();
             break;
@@ -191,7 +191,7 @@ void TcpConnection::enforce_search_time(std::chrono::steady_clock::time_point no
 
 void TcpConnection::resume_session() {
     if (closing_ || closed_ || !session_) return;
-    if (session_->resume() == uci::Status::Quit) {
+    if (session_->resume() == session::Status::Quit) {
         spdlog::info("connection {}: quit", peer_);
         close_after_flush();
     }

@@ -13,7 +13,7 @@
 
 #include <boost/asio.hpp>
 
-#include "protocol/session/session.hpp"
+#include "protocol/dispatch/session.hpp"
 
 namespace reversi::transport {
 
@@ -35,7 +35,7 @@ public:
 
     // Creates the session and starts the coroutines; an error (memory budget) is returned for the caller
     // to report to the client.
-    [[nodiscard]] Expected<bool> start(const session::SessionConfig& config);
+    [[nodiscard]] Expected<bool> start(const dispatch::SessionConfig& config);
     // Graceful shutdown: stops the search (its bestmove is queued), then closes after the queue is sent.
     void shutdown_gracefully();
     // Closes the socket at once (the search is stopped and freed when the connection goes away).
@@ -83,7 +83,7 @@ private:
     bool closing_ = false;  // no more input; close once the queue is sent
     bool closed_ = false;
     bool reported_closed_ = false;
-    std::unique_ptr<session::Session> session_;  // last: destroyed first (joins the search thread)
+    std::unique_ptr<dispatch::Session> session_;  // last: destroyed first (joins the search thread)
 };
 
 }  // namespace reversi::transport

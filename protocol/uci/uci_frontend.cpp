@@ -48,10 +48,10 @@ constexpr const char* kHelp[] = {
 
 const char* const* help_lines() noexcept { return kHelp; }
 
-Status UciFrontend::handle(std::string_view line) {
+session::Status UciFrontend::handle(std::string_view line) {
     const auto received = std::chrono::steady_clock::now();  // a go's time limits count from here
     const auto tokens = text::split_tokens(line);
-    if (tokens.empty()) return Status::Continue;
+    if (tokens.empty()) return session::Status::Continue;
     const std::string command = text::lowercase(tokens[0]);
     if (command == "isready") {
         ctx_.send("readyok");
@@ -59,7 +59,7 @@ Status UciFrontend::handle(std::string_view line) {
         cmd_uci();
     } else if (command == "quit") {
         ctx_.stop_and_wait();
-        return Status::Quit;
+        return session::Status::Quit;
     } else if (command == "stop") {
         ctx_.stop_job();
     } else if (command == "go") {
@@ -87,13 +87,13 @@ Status UciFrontend::handle(std::string_view line) {
     } else {
         ctx_.send_error("unknown command " + text::quote(tokens[0]) + " (try help)");
     }
-    return Status::Continue;
+    return session::Status::Continue;
 }
 
 void UciFrontend::cmd_uci() {
     ctx_.send("id name " + ctx_.config().engine_name + " " REVERSI_VERSION);
     ctx_.send("id author the reversi authors");
-    for (const auto& l : option_lines(ctx_.options(), ctx_.max_threads())) ctx_.send(l);
+    for (const auto& l : session::option_lines(ctx_.options(), ctx_.max_threads())) ctx_.send(l);
     ctx_.send("uciok");
 }
 
@@ -102,7 +102,7 @@ void UciFrontend::cmd_setoption(std::string_view line) {
     tokens.erase(tokens.begin());
     auto assignment = parse_setoption(tokens);
     if (!assignment) return ctx_.send_error(assignment.error().message);
-    auto next = assign_option(ctx_.options(), assignment->name, assignment->value);
+    auto next = session::assign_option(ctx_.options(), assignment->name, assignment->value);
     if (!next) return ctx_.send_error(next.error().message);
     auto applied = ctx_.set_options(*next);
     if (!applied) return ctx_.send_error(applied.error().message);

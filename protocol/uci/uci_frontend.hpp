@@ -7,17 +7,16 @@
 #include <string_view>
 
 #include "protocol/session/engine_context.hpp"
+#include "protocol/session/status.hpp"
 #include "protocol/time/latency_tracker.hpp"
 #include "protocol/uci/ponder_control.hpp"
 
 namespace reversi::uci {
 
-enum class Status { Continue, Quit };
-
 class UciFrontend {
 public:
     explicit UciFrontend(session::EngineContext& ctx) : ctx_(ctx) {}
-    Status handle(std::string_view line);
+    session::Status handle(std::string_view line);
 
 private:
     void cmd_uci();

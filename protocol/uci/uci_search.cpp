@@ -6,31 +6,11 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/board/notation.hpp"
+#include "protocol/session/completed_search.hpp"
 #include "protocol/time/time_manager.hpp"
 #include "protocol/uci/info_format.hpp"
 
 namespace reversi::uci {
-
-Move fallback_move(const Position& pos) noexcept {
-    const Bitboard moves = pos.moves();
-    if (moves) return static_cast<Move>(first_square(moves));
-    return pos.is_over() ? kNoMove : kPass;
-}
-
-SearchResult search_completed(Searcher& searcher, const Position& pos, const SearchLimits& limits,
-                              const SearchCallbacks& callbacks, const std::atomic<bool>& stop) {
-    SearchResult result = searcher.search(pos, limits, callbacks, stop);
-    if (result.depth > 0 || pos.is_over()) return result;
-    SearchLimits shallow;
-    shallow.depth = 1;
-    shallow.search_moves = limits.search_moves;
-    const std::atomic<bool> never{false};
-    SearchResult first = searcher.search(pos, shallow, callbacks, never);
-    first.nodes += result.nodes;
-    first.leaves += result.leaves;
-    first.time += result.time;
-    return first;
-}
 
 namespace {
 
@@ -151,7 +131,7 @@ SearchCallbacks SearchJob::callbacks(bool& exact_sent) const {
 SearchResult SearchJob::run(const SearchLimits& limits, const std::atomic<bool>& stop) const {
     bool exact_sent = false;
     try {
-        return search_completed(ctx->searcher(), pos, limits, callbacks(exact_sent), stop);
+        return session::search_completed(ctx->searcher(), pos, limits, callbacks(exact_sent), stop);
     } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
         spdlog::error("search failed: {}", e.what());
         ctx->send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
@@ -189,7 +169,7 @@ void SearchJob::operator()(const std::atomic<bool>& stop) const {
         if (result.best_move != kNoMove) {
             spdlog::error("search returned the illegal move {}; playing a legal one", move_to_string(result.best_move));
         }
-        result.best_move = fallback_move(pos);
+        result.best_move = session::fallback_move(pos);
         result.pv = {result.best_move};
     }
     ctx->send(format_stats(result));

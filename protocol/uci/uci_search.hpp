@@ -1,7 +1,6 @@
 #pragma once
 // `go`: turns a parsed go command into search limits (with the time manager) and runs the search as the
 // session's job, reporting info lines, the stats line and exactly one bestmove.
-#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -29,14 +28,5 @@ std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const G
 // The bestmove line: `bestmove M`, with ` ponder R` when `with_ponder` and the PV's second move is a
 // legal reply to M (a pass when the opponent must pass; none when M ends the game).
 [[nodiscard]] std::string bestmove_line(const Position& pos, const SearchResult& result, bool with_ponder);
-
-// A legal move to fall back on when a search ends before finding one: the first legal move, or pass.
-[[nodiscard]] Move fallback_move(const Position& pos) noexcept;
-
-// Searcher::search, and when it was stopped before completing an iteration (depth 0) in a game that is
-// not over, a depth-1 search that ignores the stop (a few dozen nodes), so that the move and the value
-// reported always come from a completed iteration. Nodes and time are those of both.
-[[nodiscard]] SearchResult search_completed(Searcher& searcher, const Position& pos, const SearchLimits& limits,
-                                            const SearchCallbacks& callbacks, const std::atomic<bool>& stop);
 
 }  // namespace reversi::uci

@@ -5,8 +5,8 @@
 
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/nboard_frontend.hpp"
+#include "protocol/session/engine_options.hpp"
 #include "protocol/text/tokens.hpp"
-#include "protocol/uci/engine_options.hpp"
 #include "protocol/uci/info_format.hpp"
 #include "protocol/uci/uci_commands.hpp"
 
@@ -98,18 +98,18 @@ TEST_CASE("setoption parsing and option assignment") {
     CHECK(!uci::parse_setoption(text::split_tokens("name")));
     CHECK(!uci::parse_setoption(text::split_tokens("name Hash value")));
 
-    const uci::EngineOptions base;
-    auto o = uci::assign_option(base, "hash", "64");
+    const session::EngineOptions base;
+    auto o = session::assign_option(base, "hash", "64");
     REQUIRE(o);
     CHECK(o->hash_mib == 64);
-    CHECK(uci::assign_option(base, "Threads", "4")->search.threads == 4);
-    CHECK(uci::assign_option(base, "Algorithm", "pvs")->search.algorithm == Algorithm::NegaScout);
-    CHECK(uci::assign_option(base, "Aspiration", "off")->search.aspiration == false);
-    CHECK(uci::assign_option(base, "TT", "false")->search.use_tt == false);
-    CHECK(uci::assign_option(base, "IterativeDeepening", "0")->search.iterative_deepening == false);
-    CHECK(uci::assign_option(base, "Ordering", "none")->search.ordering == MoveOrdering::None);
-    CHECK(uci::assign_option(base, "MultiPV", "5")->search.multipv == 5);
-    CHECK(uci::assign_option(base, "MoveOverhead", "0")->move_overhead_ms == 0);
+    CHECK(session::assign_option(base, "Threads", "4")->search.threads == 4);
+    CHECK(session::assign_option(base, "Algorithm", "pvs")->search.algorithm == Algorithm::NegaScout);
+    CHECK(session::assign_option(base, "Aspiration", "off")->search.aspiration == false);
+    CHECK(session::assign_option(base, "TT", "false")->search.use_tt == false);
+    CHECK(session::assign_option(base, "IterativeDeepening", "0")->search.iterative_deepening == false);
+    CHECK(session::assign_option(base, "Ordering", "none")->search.ordering == MoveOrdering::None);
+    CHECK(session::assign_option(base, "MultiPV", "5")->search.multipv == 5);
+    CHECK(session::assign_option(base, "MoveOverhead", "0")->move_overhead_ms == 0);
     for (auto [n, v] : {std::pair{"Hash", "0"},
                         {"Hash", "65537"},
                         {"Threads", "0"},
@@ -123,38 +123,38 @@ TEST_CASE("setoption parsing and option assignment") {
                         {"Hash", ""},
                         {"Eval", "nn"},
                         {"EvalFile", ""}}) {
-        CHECK_MESSAGE(!uci::assign_option(base, n, v), n << "=" << v);
+        CHECK_MESSAGE(!session::assign_option(base, n, v), n << "=" << v);
     }
-    auto heuristic = uci::assign_option(base, "eval", "Heuristic");
+    auto heuristic = session::assign_option(base, "eval", "Heuristic");
     REQUIRE(heuristic);
     CHECK(heuristic->search.evaluation == EvalKind::Heuristic);
-    auto file = uci::assign_option(base, "EvalFile", "/tmp/my weights.bin");
+    auto file = session::assign_option(base, "EvalFile", "/tmp/my weights.bin");
     REQUIRE(file);
     CHECK(file->eval_file == "/tmp/my weights.bin");
     CHECK(!base.ponder);
-    auto ponder = uci::assign_option(base, "ponder", "true");
+    auto ponder = session::assign_option(base, "ponder", "true");
     REQUIRE(ponder);
     CHECK(ponder->ponder);
-    CHECK(!uci::assign_option(base, "Ponder", "maybe"));
-    const auto lines = uci::option_lines(base);
+    CHECK(!session::assign_option(base, "Ponder", "maybe"));
+    const auto lines = session::option_lines(base);
     CHECK(lines.size() == 13);  // Ponder (the 13th) is the GUI's: it may send go ponder
     CHECK(std::count(lines.begin(), lines.end(), "option name Ponder type check default false") == 1);
 }
 
 TEST_CASE("setoption Selectivity: 50-100, the engine's default, errors name the option") {
-    const uci::EngineOptions base;
+    const session::EngineOptions base;
     CHECK(base.search.selectivity == kEngineSelectivity);
     CHECK(kEngineSelectivity < 100);  // on in the engine, off (100) in the library's SearchOptions
     CHECK(SearchOptions{}.selectivity == 100);
-    CHECK(uci::assign_option(base, "Selectivity", "73")->search.selectivity == 73);
-    CHECK(uci::assign_option(base, "selectivity", "100")->search.selectivity == 100);
-    CHECK(uci::assign_option(base, "Selectivity", "50")->search.selectivity == 50);
+    CHECK(session::assign_option(base, "Selectivity", "73")->search.selectivity == 73);
+    CHECK(session::assign_option(base, "selectivity", "100")->search.selectivity == 100);
+    CHECK(session::assign_option(base, "Selectivity", "50")->search.selectivity == 50);
     for (const char* bad : {"49", "101", "0", "-5", "95%", "abc", "9 5"}) {
-        const auto o = uci::assign_option(base, "Selectivity", bad);
+        const auto o = session::assign_option(base, "Selectivity", bad);
         REQUIRE_MESSAGE(!o, bad);
         CHECK_MESSAGE(o.error().message.find("setoption Selectivity") != std::string::npos, o.error().message);
     }
-    const auto lines = uci::option_lines(base);
+    const auto lines = session::option_lines(base);
     CHECK(std::find(lines.begin(), lines.end(),
                     "option name Selectivity type spin default " + std::to_string(kEngineSelectivity) +
                         " min 50 max 100") != lines.end());

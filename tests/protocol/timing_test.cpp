@@ -1,14 +1,14 @@
 // Unit tests of the clock handling (limits counted from reading `go`, the adaptive margin) and of what a
-// stopped search reports (uci::search_completed).
+// stopped search reports (session::search_completed).
 #include <doctest/doctest.h>
 
 #include <atomic>
 
 #include "engine/board/notation.hpp"
 #include "engine/search/searcher.hpp"
+#include "protocol/session/completed_search.hpp"
 #include "protocol/time/latency_tracker.hpp"
 #include "protocol/time/time_manager.hpp"
-#include "protocol/uci/uci_search.hpp"
 
 using namespace reversi;
 using std::chrono::milliseconds;
@@ -127,7 +127,7 @@ TEST_CASE("a search stopped before its first iteration completes still reports a
     limits.nodes = 1;  // aborted at the first node, as an at-once stop is
     const std::atomic<bool> stop{false};
     CHECK(searcher.search(pos, limits, {}, stop).depth == 0);  // what the front ends must not report as is
-    const SearchResult r = uci::search_completed(searcher, pos, limits, {}, stop);
+    const SearchResult r = session::search_completed(searcher, pos, limits, {}, stop);
     CHECK(r.depth == 1);
     CHECK((pos.moves() & square_bit(r.best_move)) != 0);
     SearchLimits one;
@@ -139,7 +139,7 @@ TEST_CASE("a search stopped before its first iteration completes still reports a
     const std::atomic<bool> stopped{true};
     limits.nodes.reset();
     limits.search_moves = {reference.best_move};
-    const SearchResult only = uci::search_completed(searcher, pos, limits, {}, stopped);
+    const SearchResult only = session::search_completed(searcher, pos, limits, {}, stopped);
     CHECK(only.depth >= 1);
     CHECK(only.best_move == reference.best_move);
 }
@@ -162,7 +162,7 @@ TEST_CASE("a stopped search reports the move, value and PV of its last completed
             SearchCallbacks callbacks;
             callbacks.on_iteration = [&](const IterationReport& r) { reports.push_back(r); };
             const std::atomic<bool> stop{false};
-            const SearchResult r = uci::search_completed(searcher, pos, limits, callbacks, stop);
+            const SearchResult r = session::search_completed(searcher, pos, limits, callbacks, stop);
             REQUIRE(!reports.empty());
             const IterationReport& last = reports.back();
             CHECK_MESSAGE(r.depth == last.depth, "nodes " << nodes);

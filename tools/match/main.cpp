@@ -14,6 +14,7 @@
 #include "protocol/cli/logging.hpp"
 #include "tools/match/engine_spec.hpp"
 #include "tools/match/match_runner.hpp"
+#include "tools/match/random_openings.hpp"
 
 using namespace reversi;
 using namespace reversi::match;

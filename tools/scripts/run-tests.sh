@@ -2,9 +2,9 @@
 # Installs what is missing, builds the Release and the ASan+UBSan configurations and runs the whole test
 # suite of each through ctest, then a short libFuzzer run of the protocol parsers (clang) and the threaded
 # tests (protocol, server, the endgame solver's two-thread tests) under ThreadSanitizer (REVERSI_TSAN=0
-# skips that stage). Before building it checks the formatting (check-format.sh); after the Release tests, that
-# every test case is a ctest test (check-test-count.sh) and that bench's node total is tools/bench-nodes
-# (check-bench.sh).
+# skips that stage). Before building it checks the formatting (check-format.sh) and that no file includes a
+# higher layer (check-layers.sh); after the Release tests, that every test case is a ctest test
+# (check-test-count.sh) and that bench's node total is tools/bench-nodes (check-bench.sh).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
 # Measured from a clean tree on the 2-core development machine while other jobs ran (load average 8-12):
 # release 164 s, asan 582 s, fuzz 61 s, tsan 247 s, total 17 min 36 s.
@@ -12,6 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/install-deps.sh
 bash tools/scripts/check-format.sh
+bash tools/scripts/check-layers.sh
 stages=("$@")
 if [ ${#stages[@]} -eq 0 ]; then
   stages=(release asan fuzz)

@@ -1,4 +1,4 @@
-#include "protocol/session/session.hpp"
+#include "protocol/dispatch/session.hpp"
 
 #include <algorithm>
 
@@ -7,7 +7,7 @@
 #include "protocol/session/test_hooks.hpp"
 #include "protocol/text/tokens.hpp"
 
-namespace reversi::session {
+namespace reversi::dispatch {
 
 namespace {
 
@@ -48,10 +48,10 @@ bool Session::starts_job(std::string_view command) const {
     return command == "go" || command == "perft" || command == "bench";
 }
 
-uci::Status Session::handle_line(std::string_view line) {
+Status Session::handle_line(std::string_view line) {
     const std::string command = first_word(line);
-    if (command.empty()) return uci::Status::Continue;
-    if (quitting_) return uci::Status::Continue;  // a quit waits in the queue: nothing after it is read
+    if (command.empty()) return Status::Continue;
+    if (quitting_) return Status::Continue;  // a quit waits in the queue: nothing after it is read
     if (command == "quit") {
         if (pending_.empty()) return dispatch_guarded(line);
         // Everything asked before the quit is still carried out, in order, each waiting search stopped as
@@ -60,16 +60,16 @@ uci::Status Session::handle_line(std::string_view line) {
         pending_.emplace_back(line);
         pending_bytes_ += line.size();
         quitting_ = true;
-        return uci::Status::Continue;
+        return Status::Continue;
     }
     const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !is_stop(command));
     if (!wait) return dispatch_guarded(line);
     if (is_stop(command)) {
         stop_running_and_waiting();
-        if (!nboard_) return uci::Status::Continue;  // NBoard: the ping itself waits for its pong
+        if (!nboard_) return Status::Continue;  // NBoard: the ping itself waits for its pong
     }
     enqueue(line, command);
-    return uci::Status::Continue;
+    return Status::Continue;
 }
 
 void Session::enqueue(std::string_view line, const std::string& command) {
@@ -94,7 +94,7 @@ bool Session::counts_as_activity(std::string_view line) const {
     return !command.empty() && command != "isready" && !(nboard_ && command == "ping");
 }
 
-uci::Status Session::dispatch_guarded(std::string_view line) noexcept {
+Status Session::dispatch_guarded(std::string_view line) noexcept {
     const char* what = "unknown exception";
     std::string detail;
     try {
@@ -113,7 +113,7 @@ uci::Status Session::dispatch_guarded(std::string_view line) noexcept {
         send_error("internal error in " + text::quote(command) + ": " + what + "; the session goes on");
     } catch (...) {  // out of memory even for the report: the log above may be all there is
     }
-    return uci::Status::Continue;
+    return Status::Continue;
 }
 
 void Session::stop_running_and_waiting() {
@@ -132,7 +132,7 @@ void Session::stop_running_and_waiting() {
     pending_ = std::move(rewritten);
 }
 
-uci::Status Session::resume() {
+Status Session::resume() {
     ctx_->collect_finished_job();  // also when nothing waits: a refused EvalFile is answered now
     while (!pending_.empty()) {
         const std::string command = first_word(pending_.front());
@@ -140,13 +140,13 @@ uci::Status Session::resume() {
         const std::string line = std::move(pending_.front());
         pending_.pop_front();
         pending_bytes_ -= std::min(pending_bytes_, line.size());
-        if (dispatch_guarded(line) == uci::Status::Quit) {
+        if (dispatch_guarded(line) == Status::Quit) {
             pending_.clear();
             pending_bytes_ = 0;
-            return uci::Status::Quit;
+            return Status::Quit;
         }
     }
-    return uci::Status::Continue;
+    return Status::Continue;
 }
 
 void Session::shutdown() {
@@ -160,13 +160,13 @@ bool Session::drain_step() {
     return ctx_->busy() || !pending_.empty();
 }
 
-uci::Status Session::dispatch(std::string_view line) {
+Status Session::dispatch(std::string_view line) {
     ctx_->collect_finished_job();  // the result of a file read for an option comes before what follows
     if (line == kStopMarker) {
         ctx_->stop_job();
-        return uci::Status::Continue;
+        return Status::Continue;
     }
-    if (ctx_->config().test_hooks && run_test_hook(*ctx_, line)) return uci::Status::Continue;
+    if (ctx_->config().test_hooks && session::run_test_hook(*ctx_, line)) return Status::Continue;
     if (nboard_) return nboard_->handle(line);
     if (first_command_) {
         first_command_ = false;
@@ -174,19 +174,19 @@ uci::Status Session::dispatch(std::string_view line) {
         if (text::iequals(tokens[0], "nboard")) {
             if (tokens.size() != 2) {
                 ctx_->send("status error: nboard: expected a version, e.g. nboard 2; staying in UCI mode");
-                return uci::Status::Continue;
+                return Status::Continue;
             }
             auto version = text::parse_integer(tokens[1], 1, 1000, "nboard version");
             if (!version) {
                 ctx_->send("status error: " + version.error().message + "; staying in UCI mode");
-                return uci::Status::Continue;
+                return Status::Continue;
             }
             spdlog::debug("session switches to NBoard protocol version {}", *version);
             nboard_ = std::make_unique<nboard::NboardFrontend>(*ctx_);
-            return uci::Status::Continue;
+            return Status::Continue;
         }
     }
     return uci_.handle(line);
 }
 
-}  // namespace reversi::session
+}  // namespace reversi::dispatch

@@ -1,7 +1,8 @@
 #pragma once
 // One protocol session, independent of the transport: lines in (handle_line, from one reader thread),
 // lines out through the sink. It speaks the UCI-style protocol, or NBoard when the first command is
-// `nboard <version>`.
+// `nboard <version>`: this layer picks and owns the front end (uci/, nboard/), above what both share
+// (session/: the engine context, jobs, budgets, options).
 //
 // Commands are carried out in the order they arrive, and the reader never blocks on a search: while a job
 // (search, perft, bench, hint, analysis) runs, the commands that need the engine (go, setoption,
@@ -25,9 +26,16 @@
 
 #include "protocol/nboard/nboard_frontend.hpp"
 #include "protocol/session/engine_context.hpp"
+#include "protocol/session/status.hpp"
 #include "protocol/uci/uci_frontend.hpp"
 
-namespace reversi::session {
+namespace reversi::dispatch {
+
+using session::EngineContext;
+using session::JobDoneNotifier;
+using session::LineSink;
+using session::SessionConfig;
+using session::Status;
 
 class Session {
 public:
@@ -36,9 +44,9 @@ public:
     ~Session() = default;
 
     // Handles one line (without its newline). Quit: the session is over (its job has ended).
-    uci::Status handle_line(std::string_view line);
+    Status handle_line(std::string_view line);
     // Runs the commands that waited for the job that just ended (reader thread).
-    uci::Status resume();
+    Status resume();
     // Stops the running job and waits for it: its final lines (bestmove) have been sent on return. Commands
     // still waiting are dropped (used on a signal or a closed connection; a quit line drains the queue).
     void shutdown();
@@ -62,9 +70,9 @@ public:
 
 private:
     explicit Session(std::unique_ptr<EngineContext> ctx);
-    uci::Status dispatch(std::string_view line);
+    Status dispatch(std::string_view line);
     // dispatch() with a catch-all: a command that throws is reported, the session goes on.
-    uci::Status dispatch_guarded(std::string_view line) noexcept;
+    Status dispatch_guarded(std::string_view line) noexcept;
     void enqueue(std::string_view line, const std::string& command);
     // Answered at once while a job runs (when no command waits).
     [[nodiscard]] bool is_immediate(std::string_view command) const;
@@ -82,4 +90,4 @@ private:
     bool quitting_ = false;  // a quit waits at the end of pending_
 };
 
-}  // namespace reversi::session
+}  // namespace reversi::dispatch

@@ -1,8 +1,8 @@
-#include "protocol/uci/engine_options.hpp"
+#include "protocol/session/engine_options.hpp"
 
 #include "protocol/text/tokens.hpp"
 
-namespace reversi::uci {
+namespace reversi::session {
 
 using text::iequals;
 using text::quote;
@@ -124,4 +124,4 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
     return o;
 }
 
-}  // namespace reversi::uci
+}  // namespace reversi::session

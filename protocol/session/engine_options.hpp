@@ -9,7 +9,7 @@
 #include "engine/core/expected.hpp"
 #include "engine/search/search_types.hpp"
 
-namespace reversi::uci {
+namespace reversi::session {
 
 // The library defaults with the engine's own selectivity and move ordering (the library's defaults are
 // 100, off, and Normal).
@@ -46,4 +46,4 @@ inline constexpr int kMaxMoveOverheadMs = 5000;
 [[nodiscard]] Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_view name,
                                                     std::string_view value);
 
-}  // namespace reversi::uci
+}  // namespace reversi::session
