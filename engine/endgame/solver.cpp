@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "engine/board/moves.hpp"
+#include "engine/core/worker_pool.hpp"
 #include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/search_worker.hpp"
@@ -39,16 +39,22 @@ std::vector<RootMove> sorted_children(MoveList& list, Bitboard P, Bitboard O) {
 // One pass over the root moves with the window (alpha, beta): the first move by the calling thread with
 // the full window, the others split among all threads (null window against the best score so far, then
 // a re-search when it fails high): YBWC at the root, every thread sharing the transposition table.
+// The helpers are `threads - 1` tasks on the solver's worker pool. Only the calling thread opens splits
+// (pv_node, recursively, before this pass's helpers are queued), so a pass never has more than
+// `threads - 1` tasks outstanding, and a helper that no worker has started when the calling thread is
+// done is run by it at the join (TaskGroup::wait) and finds no move left: no split waits for a free worker.
 class RootPass {
 public:
     // `split_empties`: see SolveOptions::split_empties. When the position after a pass's first move has
     // that many empties, the pass is a YBWC split: the first move is searched first (itself split the same
     // way, recursively), then the helpers start on the others.
     // `reports`: this pass is the root's (its moves are reported through the control); nested splits are not.
-    RootPass(EndgameTT& tt, SolveControl& control, int threads, bool reports, std::uint64_t nodes_before,
-             const eval::PatternEvaluator* pattern, int selectivity, int probcut_empties, int split_empties)
+    RootPass(EndgameTT& tt, SolveControl& control, WorkerPool& pool, int threads, bool reports,
+             std::uint64_t nodes_before, const eval::PatternEvaluator* pattern, int selectivity, int probcut_empties,
+             int split_empties)
         : tt_(tt),
           control_(control),
+          pool_(pool),
           pattern_(pattern),
           threads_(threads),
           selectivity_(selectivity),
@@ -74,13 +80,13 @@ public:
         // caller takes the first. With one (YBWC): helpers start once the first move is done.
         const RootMove& first = moves.front();
         const bool ybwc = threads_ > 1 && popcount(~(first.next_p | first.next_o)) >= split_empties_;
-        std::vector<std::thread> helpers;
         std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<std::uint64_t> helper_cuts(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
+        TaskGroup helpers(pool_);  // after what its tasks write: its destructor waits for them
         const auto spawn_helpers = [&] {
             for (int t = 1; t < threads_; ++t) {
-                helpers.emplace_back([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
+                helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
                     SearchWorker w(tt_, control_, &cutoff_, pattern_);
                     w.set_selectivity(selectivity_);
                     w.set_probcut_empties(probcut_empties_);
@@ -127,7 +133,7 @@ public:
             aborted = main.aborted() && !beta_cut_;
         }
         if (aborted) cutoff_.store(true, std::memory_order_relaxed);
-        for (auto& h : helpers) h.join();
+        helpers.wait();
         std::uint64_t nodes = main.nodes();
         std::uint64_t cuts = main.probcuts() + nested_probcuts_;
         for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
@@ -177,7 +183,8 @@ private:
         score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
         w.add_nodes(order_nodes);
         const std::vector<RootMove> children = sorted_children(list, P, O);
-        RootPass split(tt_, control_, threads_, false, 0, pattern_, selectivity_, probcut_empties_, split_empties_);
+        RootPass split(tt_, control_, pool_, threads_, false, 0, pattern_, selectivity_, probcut_empties_,
+                       split_empties_);
         const Outcome out = split.run(children, alpha, beta);
         w.add_charged_nodes(out.nodes);
         nested_probcuts_ += out.probcuts;
@@ -252,6 +259,7 @@ private:
 
     EndgameTT& tt_;
     SolveControl& control_;
+    WorkerPool& pool_;
     const eval::PatternEvaluator* pattern_;
     std::atomic<bool> cutoff_{false};
     std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
@@ -334,7 +342,7 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
 
 }  // namespace
 
-EndgameSolver::EndgameSolver(std::size_t hash_mib) : tt_(hash_mib) {
+EndgameSolver::EndgameSolver(std::size_t hash_mib, WorkerPool* pool) : tt_(hash_mib), borrowed_pool_(pool) {
     // Loaded once, read-only afterwards and shared by every search thread; without it (a corrupted
     // embedded file) the ordering falls back to the simple evaluation.
     if (auto p = eval::PatternEvaluator::embedded_default()) {
@@ -342,6 +350,13 @@ EndgameSolver::EndgameSolver(std::size_t hash_mib) : tt_(hash_mib) {
     }
 }
 EndgameSolver::~EndgameSolver() = default;
+
+WorkerPool& EndgameSolver::worker_pool(int threads) {
+    if (borrowed_pool_) return *borrowed_pool_;
+    if (!own_pool_) own_pool_ = std::make_unique<WorkerPool>();
+    if (own_pool_->size() < threads - 1) (void)own_pool_->resize(threads - 1);
+    return *own_pool_;
+}
 
 Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptions& options, const SolveLimits& limits,
                                            const ProgressCallback& progress) {
@@ -382,6 +397,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     }
     const int empties = popcount(~(P | O));
     const int threads = empties >= kMinEmptiesForThreads ? options.threads : 1;
+    WorkerPool& pool = worker_pool(threads);
 
     std::uint64_t nodes = 0;
     auto moves = order_root_moves(tt_, P, O, kNoMove, nodes, pattern_.get());
@@ -433,7 +449,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         int delta = 6;
         int selective_fails = 0;
         for (;;) {
-            RootPass pass(tt_, control, threads, true, nodes, pattern_.get(), level,
+            RootPass pass(tt_, control, pool, threads, true, nodes, pattern_.get(), level,
                           std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
             const auto out = pass.run(moves, lo, hi);
             nodes += out.nodes;

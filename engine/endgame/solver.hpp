@@ -7,7 +7,11 @@
 //   if (r) use(r->score, r->best_move, r->pv);
 //
 // The solver owns its transposition table (kept between solves: clear() for a new game). solve() runs
-// on the caller's thread plus `threads - 1` helper threads that it joins before returning. It takes the
+// on the caller's thread plus `threads - 1` helper tasks on a worker pool (engine/core/worker_pool.hpp),
+// all finished before it returns: the pool given at construction (the Searcher lends its own, sized to
+// Threads - 1), else one the solver owns, created at the first solve with threads > 1 and grown to
+// `threads - 1` workers when a solve asks for more. A borrowed pool is never resized here: with fewer
+// workers than `threads - 1`, the solve simply runs on fewer threads. It takes the
 // same limits as the midgame search (SolveLimits: stop flag, deadline, node budget) and checks them itself
 // (solve_control.hpp); a stopped solve returns completed = false with the best move found so far (its
 // score is then not proven). Progress: each root move's result, the end of each root pass and, when
@@ -27,6 +31,10 @@
 #include "engine/endgame/endgame_tt.hpp"
 #include "engine/endgame/solve_control.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
+
+namespace reversi {
+class WorkerPool;
+}
 
 namespace reversi::endgame {
 
@@ -60,7 +68,8 @@ struct SolveResult {
 
 class EndgameSolver {
 public:
-    explicit EndgameSolver(std::size_t hash_mib = 64);
+    // `pool`: the worker pool to borrow (it must outlive the solver); null: the solver owns one.
+    explicit EndgameSolver(std::size_t hash_mib = 64, WorkerPool* pool = nullptr);
     ~EndgameSolver();
     EndgameSolver(const EndgameSolver&) = delete;
     EndgameSolver& operator=(const EndgameSolver&) = delete;
@@ -85,7 +94,11 @@ public:
     void set_pattern(std::shared_ptr<const eval::PatternEvaluator> pattern) noexcept { pattern_ = std::move(pattern); }
 
 private:
+    WorkerPool& worker_pool(int threads);
+
     EndgameTT tt_;
+    WorkerPool* borrowed_pool_ = nullptr;
+    std::unique_ptr<WorkerPool> own_pool_;
     std::shared_ptr<const eval::PatternEvaluator> pattern_;
 };
 

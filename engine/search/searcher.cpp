@@ -25,7 +25,11 @@
 //
 // Threads > 1: helper threads run the same iterative deepening on their own copies of the position and
 // share only the transposition table (lazy SMP); odd helpers start one ply deeper. The main thread's
-// iterations are the ones reported; the result's node and leaf counts include the helpers'.
+// iterations are the ones reported; the result's node and leaf counts include the helpers'. The helpers
+// are tasks on the Searcher's worker pool (engine/core/worker_pool.hpp: Threads - 1 threads, created when
+// Threads is set, parked between searches), which the endgame solver borrows for its splits. Before a
+// dedicated exact solve the helpers are stopped and waited for, so the solver finds every worker free; a
+// helper that no worker started is run (and returns at once) by the search's thread at the join.
 #include "engine/search/searcher.hpp"
 
 #include <algorithm>
@@ -33,8 +37,8 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "engine/core/worker_pool.hpp"
 #include "engine/eval/heuristic.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/search/exact_solve.hpp"
@@ -56,6 +60,9 @@ const Expected<eval::PatternEvaluator>& embedded_pattern() {
 }  // namespace
 
 struct Searcher::Impl {
+    // Threads - 1 workers for the lazy-SMP helpers and the endgame solver's splits; declared before
+    // `endgame`, which borrows it, so that it outlives the solver.
+    WorkerPool pool;
     TranspositionTable tt;
     SearchOptions options;
     HeuristicEvaluator heuristic;
@@ -101,7 +108,7 @@ struct Searcher::Impl {
         return make_probcut(probcut_model(), options.selectivity);
     }
     endgame::EndgameSolver& endgame_solver() {
-        if (!endgame) endgame = std::make_unique<endgame::EndgameSolver>(tt.size_mib());
+        if (!endgame) endgame = std::make_unique<endgame::EndgameSolver>(tt.size_mib(), &pool);
         return *endgame;
     }
 };
@@ -119,7 +126,9 @@ void Searcher::set_options(const SearchOptions& options) {
     impl_->options.threads = std::clamp(options.threads, 1, 256);
     impl_->options.multipv = std::clamp(options.multipv, 1, 64);
     impl_->options.selectivity = std::clamp(options.selectivity, kMinSelectivity, kMaxSelectivity);
+    (void)impl_->pool.resize(impl_->options.threads - 1);  // never during a search (searcher.hpp)
 }
+const WorkerPool& Searcher::worker_pool() const noexcept { return impl_->pool; }
 void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) {
     impl_->probcut_override = std::move(model);
 }
@@ -361,18 +370,19 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         if (limits.hard_time) ctx.deadline = start + *limits.hard_time;
     }
 
-    // Lazy-SMP helpers.
+    // Lazy-SMP helpers, on the pool.
     std::atomic<bool> helpers_stop{false};
-    std::vector<std::thread> helpers;
     std::vector<OthelloContext> helper_contexts(static_cast<std::size_t>(options.threads - 1),
                                                 OthelloContext{eval, order, tt, &helpers_stop});
+    TaskGroup helpers(impl_->pool);  // after what its tasks use: its destructor waits for them
     for (std::size_t i = 0; i < helper_contexts.size(); ++i) {
-        helpers.emplace_back([&, i] {
+        helpers.run([&, i] {
+            if (helpers_stop.load(std::memory_order_relaxed)) return;  // started after the search ended
             OthelloContext& hctx = helper_contexts[i];
             Driver driver(hctx, options, limits, root, root_moves, probcut);
             std::optional<int> prev;
             for (int depth : driver.schedule(1 + static_cast<int>(i % 2))) {
-                if (dedicated_solve && driver.is_exact_depth(depth)) break;  // the solver has its own threads
+                if (dedicated_solve && driver.is_exact_depth(depth)) break;  // the solver splits on its own
                 const RootSearch r = driver.iterate(depth, root_moves, prev);
                 if (!r.complete) break;
                 prev = r.value;
@@ -398,8 +408,11 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     std::vector<std::optional<int>> prev(static_cast<std::size_t>(options.multipv));
     for (int depth : driver.schedule(1)) {
         if (!limits.infinite && limits.soft_time && result.depth > 0 && elapsed(start) >= *limits.soft_time) break;
-        // The solver has its own threads: the helpers' midgame iterations would only take their cores.
-        if (dedicated && driver.is_exact_depth(depth)) helpers_stop.store(true, std::memory_order_relaxed);
+        // The solver splits on the same pool: the helpers' midgame iterations would only take its workers.
+        if (dedicated && driver.is_exact_depth(depth)) {
+            helpers_stop.store(true, std::memory_order_relaxed);
+            helpers.wait();
+        }
         std::vector<Move> remaining = root_moves;
         bool complete = true;
         for (int line = 1; line <= options.multipv && !remaining.empty(); ++line) {
@@ -447,7 +460,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         if (!complete) break;
     }
     helpers_stop.store(true, std::memory_order_relaxed);
-    for (auto& t : helpers) t.join();
+    helpers.wait();
     result.nodes = ctx.nodes;
     result.leaves = ctx.leaves;
     for (const auto& h : helper_contexts) {

@@ -1,6 +1,6 @@
 #pragma once
 // The engine's search facade for Othello positions: one object per session (it owns the session's
-// transposition table). search() runs on the caller's thread until a limit is reached or `stop` becomes
+// transposition table and worker pool). search() runs on the caller's thread until a limit is reached or `stop` becomes
 // true, reporting each completed iteration through the callbacks.
 #include <cstddef>
 #include <memory>
@@ -12,6 +12,7 @@
 
 namespace reversi {
 
+class WorkerPool;
 namespace eval {
 class PatternEvaluator;
 }
@@ -26,6 +27,8 @@ public:
     // Resizes the transposition table; false (and the old table kept) when the memory is not available.
     [[nodiscard]] bool set_hash_size(std::size_t mib);
     [[nodiscard]] std::size_t hash_size() const noexcept;
+    // Sets the options for the next searches (not during a search). Threads resizes the Searcher's worker
+    // pool to Threads - 1 threads; searches start no thread of their own.
     void set_options(const SearchOptions& options);
     [[nodiscard]] const SearchOptions& options() const noexcept;
     // Clears the transposition table and history (ucinewgame).
@@ -52,6 +55,8 @@ public:
     void set_probcut_model(std::optional<eval::ProbCutModel> model);
     // The calibration in use (nullptr when there is none).
     [[nodiscard]] const eval::ProbCutModel* probcut_model() const noexcept;
+    // The pool that runs the helpers and the endgame solver's splits (its size and the threads it created).
+    [[nodiscard]] const WorkerPool& worker_pool() const noexcept;
 
     [[nodiscard]] SearchResult search(const Position& pos, const SearchLimits& limits, const SearchCallbacks& callbacks,
                                       const std::atomic<bool>& stop);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds the Release and the ASan+UBSan configurations and runs the whole test
 # suite of each through ctest, then a short libFuzzer run of the protocol parsers (clang) and the threaded
-# tests (protocol, server, the endgame solver's two-thread tests) under ThreadSanitizer (REVERSI_TSAN=0
-# skips that stage). Before building it checks the formatting (check-format.sh) and that no file includes a
-# higher layer (check-layers.sh); after the Release tests, that every test case is a ctest test
-# (check-test-count.sh) and that bench's node total is tools/bench-nodes (check-bench.sh).
+# tests (protocol, server, the worker pool, the searcher's and the solver's two-thread tests) under
+# ThreadSanitizer (REVERSI_TSAN=0 skips that stage). Before building it checks the formatting
+# (check-format.sh) and that no file includes a higher layer (check-layers.sh); after the Release tests,
+# that every test case is a ctest test (check-test-count.sh) and that bench's node total is
+# tools/bench-nodes (check-bench.sh).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
 # Measured from a clean tree on the 2-core development machine while other jobs ran (load average 8-12):
 # release 164 s, asan 582 s, fuzz 61 s, tsan 247 s, total 17 min 36 s.
@@ -35,9 +36,11 @@ for stage in "${stages[@]}"; do
     tsan)
       echo "=== tsan: configure and build the threaded tests" >&2
       cmake --preset tsan >/dev/null
-      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server tests_endgame tests_eval
-      echo "=== tsan: tests (protocol, server, the endgame solver's two-thread tests, the trainer's build threads)" >&2
-      ctest --preset tsan -R '^(protocol|server):|^endgame:.*(two threads|YBWC)|^eval:training set: two build threads'
+      cmake --build --preset tsan --target reversi-engine tests_protocol tests_server tests_endgame tests_eval \
+        tests_core tests_search
+      echo "=== tsan: tests (protocol, server, the worker pool, the searcher's and the endgame solver's two-thread" \
+        "tests, the trainer's build threads)" >&2
+      ctest --preset tsan -R '^(protocol|server|core):|^(search|endgame):.*(two threads|YBWC|worker pool)|^eval:training set: two build threads'
       ;;
     *)
       echo "=== $stage: configure and build" >&2
