@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "engine/core/little_endian.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
 namespace reversi::eval {
@@ -25,28 +26,16 @@ constexpr std::size_t kRecordSize = 17;  // player u64, opponent u64, score i8
 static_assert(kHeaderSize == sizeof(kMagic) + 2 * sizeof(std::uint32_t));
 static_assert(kRecordSize == 2 * sizeof(Bitboard) + sizeof(std::int8_t));
 
-template <class T>
-void put(std::vector<std::uint8_t>& out, T v) {
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-        out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
-}
-template <class T>
-T get(const std::uint8_t* p) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-    return static_cast<T>(v);
-}
-
 std::vector<std::uint8_t> encode_chunk(const std::vector<ScoredPosition>& records) {
     std::vector<std::uint8_t> bytes;
     bytes.reserve(4 + kRecordSize * records.size() + 4);
-    put<std::uint32_t>(bytes, static_cast<std::uint32_t>(records.size()));
+    put_le<std::uint32_t>(bytes, static_cast<std::uint32_t>(records.size()));
     for (const auto& r : records) {
-        put<std::uint64_t>(bytes, r.player);
-        put<std::uint64_t>(bytes, r.opponent);
+        put_le<std::uint64_t>(bytes, r.player);
+        put_le<std::uint64_t>(bytes, r.opponent);
         bytes.push_back(static_cast<std::uint8_t>(r.score));
     }
-    put<std::uint32_t>(bytes, crc32(bytes));
+    put_le<std::uint32_t>(bytes, crc32(bytes));
     return bytes;
 }
 
@@ -71,8 +60,8 @@ public:
         if (!w.out_) return make_error("search checkpoint " + path + ": cannot open for writing");
         if (!exists) {
             std::vector<std::uint8_t> header(kMagic, kMagic + 4);
-            put<std::uint32_t>(header, kVersion);
-            put<std::uint32_t>(header, tag);
+            put_le<std::uint32_t>(header, kVersion);
+            put_le<std::uint32_t>(header, tag);
             if (!w.write(header)) return make_error("search checkpoint " + path + ": write error");
         }
         return w;
@@ -100,20 +89,20 @@ Expected<LoadedCheckpoint> read_checkpoint(const std::string& path, std::uint32_
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const auto fail = [&](const std::string& what) { return make_error("search checkpoint " + path + ": " + what); };
     if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 4) != 0) return fail("not a search checkpoint");
-    if (get<std::uint32_t>(bytes.data() + 4) != kVersion) return fail("other checkpoint version");
-    if (get<std::uint32_t>(bytes.data() + 8) != tag) return fail("made with other search settings (tag differs)");
+    if (get_le<std::uint32_t>(bytes.data() + 4) != kVersion) return fail("other checkpoint version");
+    if (get_le<std::uint32_t>(bytes.data() + 8) != tag) return fail("made with other search settings (tag differs)");
     std::size_t at = kHeaderSize;
     while (at + 4 <= bytes.size()) {
-        const std::size_t count = get<std::uint32_t>(bytes.data() + at);
+        const std::size_t count = get_le<std::uint32_t>(bytes.data() + at);
         const std::size_t size = 4 + kRecordSize * count + 4;
         if (at + size > bytes.size()) break;  // cut short: the rest is written again
         const std::span<const std::uint8_t> body(bytes.data() + at, size - 4);
-        if (crc32(body) != get<std::uint32_t>(bytes.data() + at + size - 4))
+        if (crc32(body) != get_le<std::uint32_t>(bytes.data() + at + size - 4))
             return fail("corrupted chunk at byte " + std::to_string(at));
         for (std::size_t i = 0; i < count; ++i) {
             const std::uint8_t* r = bytes.data() + at + 4 + kRecordSize * i;
             loaded.records.push_back(
-                {get<std::uint64_t>(r), get<std::uint64_t>(r + 8), static_cast<std::int8_t>(r[16])});
+                {get_le<std::uint64_t>(r), get_le<std::uint64_t>(r + 8), static_cast<std::int8_t>(r[16])});
         }
         at += size;
     }

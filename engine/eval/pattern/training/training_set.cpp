@@ -8,6 +8,7 @@
 #include <iterator>
 #include <string_view>
 
+#include "engine/core/little_endian.hpp"
 #include "engine/eval/pattern/symmetry.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
@@ -117,33 +118,21 @@ constexpr std::uint32_t kSamplesVersion = 1;
 constexpr std::size_t kSamplesHeader = 20;
 constexpr std::size_t kRecord = 17;
 
-template <class T>
-void put(std::vector<std::uint8_t>& out, T v) {
-    for (std::size_t i = 0; i < sizeof(T); ++i)
-        out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(v) >> (8 * i)));
-}
-template <class T>
-T get(const std::uint8_t* p) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
-    return static_cast<T>(v);
-}
-
 }  // namespace
 
 Expected<bool> save_samples(const std::string& path, std::uint32_t tag, const std::vector<RawSample>& samples) {
     std::vector<std::uint8_t> bytes;
     bytes.reserve(kSamplesHeader + kRecord * samples.size() + 4);
     for (char c : std::string_view("RVTS")) bytes.push_back(static_cast<std::uint8_t>(c));
-    put<std::uint32_t>(bytes, kSamplesVersion);
-    put<std::uint32_t>(bytes, tag);
-    put<std::uint64_t>(bytes, samples.size());
+    put_le<std::uint32_t>(bytes, kSamplesVersion);
+    put_le<std::uint32_t>(bytes, tag);
+    put_le<std::uint64_t>(bytes, samples.size());
     for (const auto& s : samples) {
-        put<std::uint64_t>(bytes, s.player);
-        put<std::uint64_t>(bytes, s.opponent);
+        put_le<std::uint64_t>(bytes, s.player);
+        put_le<std::uint64_t>(bytes, s.opponent);
         bytes.push_back(static_cast<std::uint8_t>(s.target));
     }
-    put<std::uint32_t>(bytes, crc32(bytes));
+    put_le<std::uint32_t>(bytes, crc32(bytes));
     const std::string tmp = path + ".tmp";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -164,20 +153,20 @@ Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint
     const auto fail = [&](const std::string& what) { return make_error("samples " + path + ": " + what); };
     if (bytes.size() < kSamplesHeader + 4 || std::memcmp(bytes.data(), "RVTS", 4) != 0)
         return fail("not a sample cache");
-    if (get<std::uint32_t>(bytes.data() + 4) != kSamplesVersion) return fail("other cache version");
-    if (get<std::uint32_t>(bytes.data() + 8) != tag) return fail("built with another target policy");
-    const auto count = get<std::uint64_t>(bytes.data() + 12);
+    if (get_le<std::uint32_t>(bytes.data() + 4) != kSamplesVersion) return fail("other cache version");
+    if (get_le<std::uint32_t>(bytes.data() + 8) != tag) return fail("built with another target policy");
+    const auto count = get_le<std::uint64_t>(bytes.data() + 12);
     if (count > (bytes.size() - kSamplesHeader - 4) / kRecord || bytes.size() != kSamplesHeader + kRecord * count + 4) {
         return fail("truncated or over-long");
     }
     if (crc32(std::span<const std::uint8_t>(bytes.data(), bytes.size() - 4)) !=
-        get<std::uint32_t>(bytes.data() + bytes.size() - 4)) {
+        get_le<std::uint32_t>(bytes.data() + bytes.size() - 4)) {
         return fail("corrupted (checksum mismatch)");
     }
     std::vector<RawSample> out(count);
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::uint8_t* r = bytes.data() + kSamplesHeader + kRecord * i;
-        out[i] = RawSample{get<std::uint64_t>(r), get<std::uint64_t>(r + 8), static_cast<std::int8_t>(r[16])};
+        out[i] = RawSample{get_le<std::uint64_t>(r), get_le<std::uint64_t>(r + 8), static_cast<std::int8_t>(r[16])};
     }
     return out;
 }
