@@ -248,7 +248,7 @@ private:
             RootProgress p;
             p.move = static_cast<Move>((*moves_)[static_cast<std::size_t>(index)].square);
             p.score = score;
-            p.bound = score >= beta_ ? ScoreBound::Lower : (score <= a ? ScoreBound::Upper : ScoreBound::Exact);
+            p.bound = score >= beta_ ? Bound::Lower : (score <= a ? Bound::Upper : Bound::Exact);
             p.new_best = new_best;
             p.selectivity = selectivity_;
             p.nodes = nodes_before_ + nodes_done_.load(std::memory_order_relaxed);
@@ -286,7 +286,7 @@ void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi
     RootProgress p;
     p.move = best;
     p.score = score;
-    p.bound = score <= lo ? ScoreBound::Upper : (score >= hi ? ScoreBound::Lower : ScoreBound::Exact);
+    p.bound = score <= lo ? Bound::Upper : (score >= hi ? Bound::Lower : Bound::Exact);
     p.new_best = true;
     p.pass_end = true;
     p.selectivity = level;
@@ -383,8 +383,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     if (!legal_moves(P, O)) {
         if (!legal_moves(O, P)) {
             result.score = final_score(P, popcount(~(P | O)));
-            result.bound = result.score <= alpha ? ScoreBound::Upper
-                                                 : (result.score >= beta ? ScoreBound::Lower : ScoreBound::Exact);
+            result.bound = result.score <= alpha ? Bound::Upper : (result.score >= beta ? Bound::Lower : Bound::Exact);
             result.nodes = 1;
             return result;
         }
@@ -429,8 +428,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             RootProgress q = p;
             if (sign < 0) {
                 q.score = -q.score;
-                q.bound = q.bound == ScoreBound::Lower ? ScoreBound::Upper
-                                                       : (q.bound == ScoreBound::Upper ? ScoreBound::Lower : q.bound);
+                q.bound = q.bound == Bound::Lower ? Bound::Upper : (q.bound == Bound::Upper ? Bound::Lower : q.bound);
             }
             progress(q);
         };
@@ -485,11 +483,10 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
 
     if (result.best_move != kPass) result.best_move = best;
     result.score = sign * score;
-    result.bound = score <= alpha ? ScoreBound::Upper : (score >= beta ? ScoreBound::Lower : ScoreBound::Exact);
+    result.bound = score <= alpha ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
     if (sign < 0) {
-        result.bound = result.bound == ScoreBound::Lower
-                           ? ScoreBound::Upper
-                           : (result.bound == ScoreBound::Upper ? ScoreBound::Lower : ScoreBound::Exact);
+        result.bound =
+            result.bound == Bound::Lower ? Bound::Upper : (result.bound == Bound::Upper ? Bound::Lower : Bound::Exact);
     }
     result.completed = !aborted;
     if (!aborted) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/core/bound.hpp"
 #include "engine/core/expected.hpp"
 
 namespace reversi {
@@ -79,8 +80,6 @@ struct SearchLimits {
     bool wld = false;                                    // win/loss/draw only
     std::vector<Move> search_moves;                      // restrict the root moves (empty: all)
 };
-
-enum class Bound : std::uint8_t { Exact, Lower, Upper };
 
 // A completed iteration, or progress inside an exact solve (depth = empties; engine/search/solve_progress.hpp):
 // a root move proved best so far (score with Bound::Lower), a pass's bound, a selective pass's estimate

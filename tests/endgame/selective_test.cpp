@@ -40,7 +40,7 @@ TEST_CASE("selective passes: exact scores equal the plain solver on 120 position
             const auto r = solver.solve(pos, forced_selective(), stop);
             REQUIRE(r);
             REQUIRE(r->completed);
-            REQUIRE(r->bound == endgame::ScoreBound::Exact);
+            REQUIRE(r->bound == Bound::Exact);
             REQUIRE(endgame_test::plain_confirms(pos, r->score));
             REQUIRE(endgame_test::plain_confirms(pos.play_move(r->best_move), -r->score));
             probcuts += r->probcuts;

@@ -97,7 +97,7 @@ TEST_CASE("solver progress: root moves, pass ends and the solve's result agree")
     CHECK(last.pass_end);
     CHECK(last.selectivity == 0);
     CHECK(last.score == 38);
-    CHECK(last.bound == endgame::ScoreBound::Exact);
+    CHECK(last.bound == Bound::Exact);
     CHECK(last.move == r->best_move);
 }
 

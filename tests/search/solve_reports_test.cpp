@@ -154,11 +154,11 @@ TEST_CASE("solve progress: what the solver reports becomes bounds, estimates and
     endgame::RootProgress worse = move;  // a move proved worse: not the root's news
     worse.move = 20;
     worse.new_best = false;
-    worse.bound = endgame::ScoreBound::Upper;
+    worse.bound = Bound::Upper;
     CHECK(!progress.translate(worse));
     endgame::RootProgress fail_low = move;  // an aspiration pass that failed low
     fail_low.pass_end = true;
-    fail_low.bound = endgame::ScoreBound::Upper;
+    fail_low.bound = Bound::Upper;
     r = progress.translate(fail_low);
     REQUIRE(r);
     CHECK(r->bound == Bound::Upper);

@@ -221,7 +221,7 @@ int run_train(const cli::ParsedArgs& args) {
             if (pos.empty_count() > limit) return std::nullopt;
             const std::atomic<bool> stop{false};
             auto r = solver->solve(pos, endgame::SolveOptions{}, stop);
-            if (!r || !r->completed || r->bound != endgame::ScoreBound::Exact) return std::nullopt;
+            if (!r || !r->completed || r->bound != Bound::Exact) return std::nullopt;
             return ExactScore{r->score, r->best_move};
         };
     };
