@@ -59,7 +59,7 @@ std::uint64_t EndgameTT::pack(int lower, int upper, Move move, Move second, int 
            static_cast<std::uint64_t>(selectivity & 0xff) << 56;
 }
 
-bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {
+bool EndgameTT::probe(std::uint64_t key, EndgameTTData& out) const noexcept {
     const Bucket& b = buckets_[key & mask_];
     for (const auto& e : b.entries) {
         const std::uint64_t d = e.data.load(std::memory_order_relaxed);

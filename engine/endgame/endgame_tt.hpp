@@ -29,7 +29,8 @@
 
 namespace reversi::endgame {
 
-struct TTData {
+// One probed entry of the endgame table (the midgame table's is reversi::TTData, engine/search/).
+struct EndgameTTData {
     int lower = -64;
     int upper = 64;
     Move move = kNoMove;
@@ -75,7 +76,7 @@ public:
     void clear() noexcept;
     void new_search() noexcept { generation_ = static_cast<std::uint8_t>(generation_ + 1); }
 
-    [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
+    [[nodiscard]] bool probe(std::uint64_t key, EndgameTTData& out) const noexcept;
     // Merges the bound [lower, upper] (and the best move when known) into the position's entry.
     // `selectivity`: the level of the search that proved the bound (0 = exact).
     void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,

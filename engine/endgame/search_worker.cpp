@@ -124,7 +124,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     }
     const bool use_tt = empties >= kHashEmpties;
     const std::uint64_t key = hash_discs(P, O);
-    TTData entry;
+    EndgameTTData entry;
     Move hash_move = kNoMove;
     Move second_move = kNoMove;
     if (use_tt && tt_.probe(key, entry)) {
@@ -147,7 +147,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     }
 
     const std::uint64_t nodes_before = nodes_;
-    MoveList list;
+    EndgameMoveList list;
     score_moves(list, P, O, moves, empties, hash_move, second_move, nodes_, pattern_);
 
     // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
@@ -156,7 +156,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
             const Bitboard np = O ^ m.flipped;
             const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
-            TTData child;
+            EndgameTTData child;
             if (tt_.probe(hash_discs(np, no), child) && child.usable(selectivity_) && -child.upper >= beta) {
                 tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
                           child.selectivity > level ? child.selectivity : level);

@@ -26,7 +26,7 @@ struct RootMove {
 };
 
 // The scored moves of `list` (P to move), best first.
-std::vector<RootMove> sorted_children(MoveList& list, Bitboard P, Bitboard O) {
+std::vector<RootMove> sorted_children(EndgameMoveList& list, Bitboard P, Bitboard O) {
     std::vector<RootMove> out;
     for (int i = 0; i < list.size; ++i) {
         list.pick_best(i);
@@ -165,7 +165,7 @@ private:
         }
         w.add_nodes(1);
         const std::uint64_t key = hash_discs(P, O);
-        TTData entry;
+        EndgameTTData entry;
         Move hash_move = kNoMove;
         Move second = kNoMove;
         if (tt_.probe(key, entry)) {
@@ -179,7 +179,7 @@ private:
             return -pv_node(w, O, P, -beta, -alpha, aborted);
         }
         std::uint64_t order_nodes = 0;
-        MoveList list;
+        EndgameMoveList list;
         score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
         w.add_nodes(order_nodes);
         const std::vector<RootMove> children = sorted_children(list, P, O);
@@ -300,8 +300,8 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
                                        const eval::PatternEvaluator* pattern) {
     const Bitboard moves = legal_moves(P, O);
     const int empties = popcount(~(P | O));
-    MoveList list;
-    TTData entry;
+    EndgameMoveList list;
+    EndgameTTData entry;
     Move hash_move = previous_best;
     Move second = kNoMove;
     if (tt.probe(hash_discs(P, O), entry)) {
@@ -326,7 +326,7 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
             std::swap(p, o);
             continue;
         }
-        TTData e;
+        EndgameTTData e;
         if (!tt.probe(hash_discs(p, o), e) || e.selectivity != 0 || e.lower != e.upper || e.move >= 64 ||
             !(moves & square_bit(e.move))) {
             break;
@@ -406,7 +406,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     const bool use_aspiration = options.aspiration && empties >= 16 && beta - alpha > 8;
     int guess = 0;
     if (use_aspiration) {
-        TTData e;
+        EndgameTTData e;
         if (tt_.probe(hash_discs(P, O), e) && e.selectivity == 0 && e.lower == e.upper) {
             guess = e.lower;
         } else {

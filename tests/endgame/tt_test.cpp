@@ -6,11 +6,11 @@
 
 using namespace reversi;
 using endgame::EndgameTT;
-using endgame::TTData;
+using endgame::EndgameTTData;
 
 TEST_CASE("the table merges bounds and keeps the previous best move second") {
     EndgameTT tt(1);
-    TTData d;
+    EndgameTTData d;
     CHECK(!tt.probe(12345, d));
     tt.store(12345, 20, -10, 64, 19, 1000);
     REQUIRE(tt.probe(12345, d));
@@ -42,7 +42,7 @@ TEST_CASE("replacement keeps the entries of the bucket's other positions until i
     const std::uint64_t buckets = 1024 * 1024 / 64;
     // Five keys on the same bucket: four fit, the fifth replaces the cheapest.
     for (std::uint64_t k = 1; k <= 4; ++k) tt.store(k * buckets + 7, static_cast<int>(10 + k), 0, 0, 1, 1000);
-    TTData d;
+    EndgameTTData d;
     for (std::uint64_t k = 1; k <= 4; ++k) CHECK(tt.probe(k * buckets + 7, d));
     tt.store(5 * buckets + 7, 30, 2, 2, 3, 1000000);
     CHECK(tt.probe(5 * buckets + 7, d));
@@ -53,7 +53,7 @@ TEST_CASE("replacement keeps the entries of the bucket's other positions until i
 TEST_CASE("resize and clear empty the table") {
     EndgameTT tt(1);
     tt.store(99, 20, 0, 0, 5, 1);
-    TTData d;
+    EndgameTTData d;
     CHECK(tt.probe(99, d));
     tt.clear();
     CHECK(!tt.probe(99, d));
@@ -66,7 +66,7 @@ TEST_CASE("resize and clear empty the table") {
 
 TEST_CASE("a selective bound never cuts a less selective search, and a more exact store replaces it") {
     EndgameTT tt(1);
-    TTData d;
+    EndgameTTData d;
     // A level-2 (selective) bound.
     tt.store(4242, 22, 10, 64, 19, 1000, 2);
     REQUIRE(tt.probe(4242, d));
