@@ -23,10 +23,10 @@ struct RootProgress {
     Move move = kNoMove;
     int score = 0;
     Bound bound = Bound::Exact;
-    bool new_best = false;    // this move is now the best root move of the pass
-    bool pass_end = false;    // a root pass ended: score/bound are the pass's, move its best move
-    int selectivity = 0;      // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
-    std::uint64_t nodes = 0;  // all threads, so far
+    bool new_best = false;      // this move is now the best root move of the pass
+    bool pass_end = false;      // a root pass ended: score/bound are the pass's, move its best move
+    int selectivity_level = 0;  // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
+    std::uint64_t nodes = 0;    // all threads, so far
     std::chrono::milliseconds time{0};
 };
 // Called from whichever search thread has something to report, one call at a time.

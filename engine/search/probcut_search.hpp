@@ -41,14 +41,14 @@ namespace reversi {
 struct ProbCut {
     const eval::ProbCutModel* model = nullptr;
     double t = std::numeric_limits<double>::infinity();
-    int percent = kMaxSelectivity;
+    int percent = kMaxSelectivityPercent;
 
     [[nodiscard]] bool active() const noexcept { return model != nullptr && std::isfinite(t); }
 };
 
 [[nodiscard]] inline ProbCut make_probcut(const eval::ProbCutModel* model, int percent) noexcept {
     ProbCut pc;
-    pc.percent = std::clamp(percent, kMinSelectivity, kMaxSelectivity);
+    pc.percent = std::clamp(percent, kMinSelectivityPercent, kMaxSelectivityPercent);
     pc.t = selectivity_quantile(pc.percent);
     pc.model = model != nullptr && !model->empty() ? model : nullptr;
     return pc;

@@ -5,7 +5,7 @@
 namespace reversi {
 
 int endgame_selectivity_percent(int level) noexcept {
-    if (level <= 0 || level > endgame::kMaxSelectivity) return kMaxSelectivity;
+    if (level <= 0 || level > endgame::kMaxSelectivityLevel) return kMaxSelectivityPercent;
     return endgame::kSelectivityPercent[static_cast<std::size_t>(level)];
 }
 
@@ -30,7 +30,7 @@ bool SolveProgress::repeats(const IterationReport& r) {
 
 std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgress& p) {
     const bool periodic = p.move == kNoMove && !p.pass_end;
-    if (!periodic) level_ = p.selectivity;
+    if (!periodic) level_ = p.selectivity_level;
     IterationReport r = skeleton(p);
     if (periodic) {
         r.progress = true;
@@ -41,7 +41,7 @@ std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgr
     if (p.pass_end) {
         // The final exact pass is the solve's result: the Searcher reports it (so does a WLD pass, whose
         // bounds are its answer).
-        if (p.selectivity == 0 && (p.bound == Bound::Exact || base_.wld)) return std::nullopt;
+        if (p.selectivity_level == 0 && (p.bound == Bound::Exact || base_.wld)) return std::nullopt;
         r.bound = p.bound;
         if (repeats(r)) return std::nullopt;
         return r;

@@ -49,7 +49,7 @@ TEST_CASE("selective passes: exact scores equal the plain solver on 120 position
         }
     }
     // The passes really ran and cut: more than one pass per position, many probcuts.
-    CHECK(passes > positions * endgame::kMaxSelectivity);
+    CHECK(passes > positions * endgame::kMaxSelectivityLevel);
     CHECK(probcuts > 100);
     MESSAGE("passes " << passes << ", probcuts " << probcuts << " on " << positions << " positions");
 }

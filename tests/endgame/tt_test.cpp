@@ -70,7 +70,7 @@ TEST_CASE("a selective bound never cuts a less selective search, and a more exac
     // A level-2 (selective) bound.
     tt.store(4242, 22, 10, 64, 19, 1000, 2);
     REQUIRE(tt.probe(4242, d));
-    CHECK(d.selectivity == 2);
+    CHECK(d.selectivity_level == 2);
     CHECK(d.lower == 10);
     CHECK(!d.usable(0));  // never in the exact pass
     CHECK(!d.usable(1));
@@ -81,11 +81,11 @@ TEST_CASE("a selective bound never cuts a less selective search, and a more exac
     REQUIRE(tt.probe(4242, d));
     CHECK(d.lower == 10);
     CHECK(d.upper == 20);
-    CHECK(d.selectivity == 2);
+    CHECK(d.selectivity_level == 2);
     // An exact store replaces the selective bounds (no merge with them) and keeps the moves for ordering.
     tt.store(4242, 22, -64, 4, kNoMove, 1000, 0);
     REQUIRE(tt.probe(4242, d));
-    CHECK(d.selectivity == 0);
+    CHECK(d.selectivity_level == 0);
     CHECK(d.lower == -64);
     CHECK(d.upper == 4);
     CHECK(d.move == 26);
@@ -94,17 +94,17 @@ TEST_CASE("a selective bound never cuts a less selective search, and a more exac
     // A selective store over an exact entry keeps the exact bounds, takes the new move.
     tt.store(4242, 22, 30, 64, 37, 1000, 4);
     REQUIRE(tt.probe(4242, d));
-    CHECK(d.selectivity == 0);
+    CHECK(d.selectivity_level == 0);
     CHECK(d.lower == -64);
     CHECK(d.upper == 4);
     CHECK(d.move == 37);
     CHECK(d.second == 26);
     // Every level survives the packing, with negative bounds.
-    for (int level = 0; level <= endgame::kMaxSelectivity; ++level) {
+    for (int level = 0; level <= endgame::kMaxSelectivityLevel; ++level) {
         const std::uint64_t key = 9000 + static_cast<std::uint64_t>(level);
         tt.store(key, 30, -64, -12, 5, 1, level);
         REQUIRE(tt.probe(key, d));
-        CHECK(d.selectivity == level);
+        CHECK(d.selectivity_level == level);
         CHECK(d.lower == -64);
         CHECK(d.upper == -12);
         CHECK(d.empties == 30);

@@ -128,7 +128,7 @@ TEST_CASE("Searcher infinite: returns when its last depth is done, the caller wa
 }
 
 TEST_CASE("endgame selectivity levels map to the midgame's percent vocabulary") {
-    CHECK(endgame_selectivity_percent(0) == kMaxSelectivity);
+    CHECK(endgame_selectivity_percent(0) == kMaxSelectivityPercent);
     CHECK(endgame_selectivity_percent(1) == 99);
     CHECK(endgame_selectivity_percent(2) == 95);
     CHECK(endgame_selectivity_percent(3) == 87);
@@ -167,7 +167,7 @@ TEST_CASE("solve progress: what the solver reports becomes bounds, estimates and
     exact.score = 4;
     CHECK(!progress.translate(exact));
     endgame::RootProgress selective = exact;  // a selective pass's end: an estimate at its confidence
-    selective.selectivity = 2;
+    selective.selectivity_level = 2;
     r = progress.translate(selective);
     REQUIRE(r);
     CHECK(r->bound == Bound::Exact);
