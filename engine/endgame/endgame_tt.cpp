@@ -51,15 +51,15 @@ void EndgameTT::clear() noexcept {
 }
 
 std::uint64_t EndgameTT::pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
-                              int cost, int selectivity) noexcept {
+                              int cost, int selectivity_level) noexcept {
     return static_cast<std::uint64_t>(static_cast<std::uint8_t>(lower)) |
            static_cast<std::uint64_t>(static_cast<std::uint8_t>(upper)) << 8 | static_cast<std::uint64_t>(move) << 16 |
            static_cast<std::uint64_t>(second) << 24 | static_cast<std::uint64_t>(empties & 0xff) << 32 |
            static_cast<std::uint64_t>(generation) << 40 | static_cast<std::uint64_t>(cost & 0xff) << 48 |
-           static_cast<std::uint64_t>(selectivity & 0xff) << 56;
+           static_cast<std::uint64_t>(selectivity_level & 0xff) << 56;
 }
 
-bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {
+bool EndgameTT::probe(std::uint64_t key, EndgameTTData& out) const noexcept {
     const Bucket& b = buckets_[key & mask_];
     for (const auto& e : b.entries) {
         const std::uint64_t d = e.data.load(std::memory_order_relaxed);
@@ -69,7 +69,7 @@ bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {
             out.move = move_of(d);
             out.second = second_of(d);
             out.empties = empties_of(d);
-            out.selectivity = selectivity_of(d);
+            out.selectivity_level = selectivity_of(d);
             return true;
         }
     }
@@ -77,7 +77,7 @@ bool EndgameTT::probe(std::uint64_t key, TTData& out) const noexcept {
 }
 
 void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
-                      int selectivity) noexcept {
+                      int selectivity_level) noexcept {
     Bucket& b = buckets_[key & mask_];
     const int cost = std::bit_width(nodes);
     Entry* victim = nullptr;
@@ -90,15 +90,15 @@ void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move
             const int old_level = selectivity_of(d);
             int lo = lower;
             int up = upper;
-            int level = selectivity;
-            if (old_level == selectivity) {
+            int level = selectivity_level;
+            if (old_level == selectivity_level) {
                 lo = lower_of(d) > lower ? lower_of(d) : lower;
                 up = upper_of(d) < upper ? upper_of(d) : upper;
                 if (lo > up) {  // exact bounds: only a torn entry; selective ones may conflict: trust the new one
                     lo = lower;
                     up = upper;
                 }
-            } else if (old_level < selectivity) {  // the entry is more exact: keep its bounds
+            } else if (old_level < selectivity_level) {  // the entry is more exact: keep its bounds
                 lo = lower_of(d);
                 up = upper_of(d);
                 level = old_level;
@@ -122,7 +122,7 @@ void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move
             victim = &e;
         }
     }
-    const std::uint64_t nd = pack(lower, upper, move, kNoMove, empties, generation_, cost, selectivity);
+    const std::uint64_t nd = pack(lower, upper, move, kNoMove, empties, generation_, cost, selectivity_level);
     victim->data.store(nd, std::memory_order_relaxed);
     victim->check.store(key ^ nd, std::memory_order_relaxed);
 }

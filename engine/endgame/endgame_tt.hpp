@@ -19,7 +19,7 @@
 //              32-39  empties of the position (replacement priority)
 //              40-47  generation (bumped by each solve; older entries are replaced first)
 //              48-55  log2 of the nodes spent (replacement priority)
-//              56-63  selectivity level of the bounds (0 = exact, up to kMaxSelectivity)
+//              56-63  selectivity level of the bounds (0 = exact, up to kMaxSelectivityLevel)
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -29,16 +29,17 @@
 
 namespace reversi::endgame {
 
-struct TTData {
+// One probed entry of the endgame table (the midgame table's is reversi::TTData, engine/search/).
+struct EndgameTTData {
     int lower = -64;
     int upper = 64;
     Move move = kNoMove;
     Move second = kNoMove;
     int empties = 0;
-    int selectivity = 0;  // level of the bounds: 0 = exact
+    int selectivity_level = 0;  // of the bounds: 0 = exact
 
     // The bounds may cut a search of selectivity level `level` (they are at least as exact).
-    [[nodiscard]] constexpr bool usable(int level) const noexcept { return selectivity <= level; }
+    [[nodiscard]] constexpr bool usable(int level) const noexcept { return selectivity_level <= level; }
     // True, with `score` set, when the bounds are usable at `level` and decide the window (alpha, beta):
     // a lower bound >= beta, an upper bound <= alpha, or an exact value.
     [[nodiscard]] constexpr bool cuts(int level, int alpha, int beta, int& score) const noexcept {
@@ -75,18 +76,18 @@ public:
     void clear() noexcept;
     void new_search() noexcept { generation_ = static_cast<std::uint8_t>(generation_ + 1); }
 
-    [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
+    [[nodiscard]] bool probe(std::uint64_t key, EndgameTTData& out) const noexcept;
     // Merges the bound [lower, upper] (and the best move when known) into the position's entry.
-    // `selectivity`: the level of the search that proved the bound (0 = exact).
+    // `selectivity_level`: the level of the search that proved the bound (0 = exact).
     void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
-               int selectivity = 0) noexcept;
+               int selectivity_level = 0) noexcept;
     void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(&buckets_[key & mask_]); }
     // Per mille of the entries written by the current generation, over the first 1000 buckets.
     [[nodiscard]] int hashfull() const noexcept;
 
 private:
     static std::uint64_t pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
-                              int cost, int selectivity) noexcept;
+                              int cost, int selectivity_level) noexcept;
     std::unique_ptr<Bucket[]> buckets_;
     std::size_t mask_ = 0;
     std::size_t mib_ = 0;

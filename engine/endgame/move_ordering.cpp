@@ -104,8 +104,8 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
     return best;
 }
 
-void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move, Move second_move,
-                 std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
     const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
     list.size = 0;
     const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;

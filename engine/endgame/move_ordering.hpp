@@ -24,7 +24,8 @@ struct EndgameMove {
     int score = 0;
 };
 
-struct MoveList {
+// The solver's moves with their flips and ordering scores (the midgame's is reversi::MoveList, engine/games/).
+struct EndgameMoveList {
     std::array<EndgameMove, 32> moves{};
     int size = 0;
 
@@ -55,7 +56,7 @@ inline constexpr int kPatternOrderEmpties = 12;
 
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
 // `empties` empty squares. hash_move / second_move get the top scores when legal.
-void score_moves(MoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move, Move second_move,
-                 std::uint64_t& nodes, const eval::PatternEvaluator* pattern = nullptr) noexcept;
+void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern = nullptr) noexcept;
 
 }  // namespace reversi::endgame

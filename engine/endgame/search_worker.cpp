@@ -19,7 +19,7 @@ constexpr double kUnits = eval::kWeightScale;
 
 bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score) {
     const EndgameProbCut& pc = endgame_probcut(empties);
-    const double margin = kSelectivityT[static_cast<std::size_t>(selectivity_)] * pc.sigma;
+    const double margin = kSelectivityT[static_cast<std::size_t>(selectivity_level_)] * pc.sigma;
     // Fail high: a * v + b - margin >= beta, i.e. v >= (beta + margin - b) / a (in 1/32 disc).
     if (beta < kScoreMax) {
         const double bound = (beta + margin - pc.b) / pc.a;
@@ -124,17 +124,17 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     }
     const bool use_tt = empties >= kHashEmpties;
     const std::uint64_t key = hash_discs(P, O);
-    TTData entry;
+    EndgameTTData entry;
     Move hash_move = kNoMove;
     Move second_move = kNoMove;
     if (use_tt && tt_.probe(key, entry)) {
-        if (int cut = 0; entry.cuts(selectivity_, alpha, beta, cut)) return cut;
+        if (int cut = 0; entry.cuts(selectivity_level_, alpha, beta, cut)) return cut;
         hash_move = entry.move;
         second_move = entry.second;
     }
 
     // The level of the bounds stored here: below probcut_empties_ the subtree never cuts.
-    const int level = empties >= probcut_empties_ ? selectivity_ : 0;
+    const int level = empties >= probcut_empties_ ? selectivity_level_ : 0;
     if (level > 0 && pattern_) {
         int cut = 0;
         if (probcut(P, O, alpha, beta, empties, cut)) return cut;
@@ -147,7 +147,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     }
 
     const std::uint64_t nodes_before = nodes_;
-    MoveList list;
+    EndgameMoveList list;
     score_moves(list, P, O, moves, empties, hash_move, second_move, nodes_, pattern_);
 
     // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
@@ -156,10 +156,10 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
             const Bitboard np = O ^ m.flipped;
             const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
-            TTData child;
-            if (tt_.probe(hash_discs(np, no), child) && child.usable(selectivity_) && -child.upper >= beta) {
+            EndgameTTData child;
+            if (tt_.probe(hash_discs(np, no), child) && child.usable(selectivity_level_) && -child.upper >= beta) {
                 tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
-                          child.selectivity > level ? child.selectivity : level);
+                          child.selectivity_level > level ? child.selectivity_level : level);
                 return -child.upper;
             }
         }

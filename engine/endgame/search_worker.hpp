@@ -49,13 +49,13 @@ public:
     }
     [[nodiscard]] bool aborted() const noexcept { return aborted_; }
     [[nodiscard]] EndgameTT& tt() noexcept { return tt_; }
-    // 0 = exact (default) .. kMaxSelectivity.
-    void set_selectivity(int level) noexcept { selectivity_ = level; }
+    // 0 = exact (default) .. kMaxSelectivityLevel.
+    void set_selectivity_level(int level) noexcept { selectivity_level_ = level; }
     // Fewest empties of a probcut node (never below kProbCutMinEmpties).
     void set_probcut_empties(int empties) noexcept {
         probcut_empties_ = empties < kProbCutMinEmpties ? kProbCutMinEmpties : empties;
     }
-    [[nodiscard]] int selectivity() const noexcept { return selectivity_; }
+    [[nodiscard]] int selectivity_level() const noexcept { return selectivity_level_; }
     // Number of probcut cuts so far (selective levels only).
     [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }
 
@@ -78,7 +78,7 @@ private:
     std::uint64_t nodes_ = 0;
     std::uint64_t charged_ = 0;  // nodes_ already added to control_
     std::uint64_t probcuts_ = 0;
-    int selectivity_ = 0;
+    int selectivity_level_ = 0;
     int probcut_empties_ = kDefaultProbCutEmpties;
     bool aborted_ = false;
 };

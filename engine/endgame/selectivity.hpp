@@ -16,13 +16,14 @@
 
 namespace reversi::endgame {
 
-// Selectivity levels: 0 = exact; higher = more selective (smaller confidence t).
-inline constexpr int kMaxSelectivity = 4;
+// Selectivity levels: 0 = exact; higher = more selective (smaller confidence t). A level is a step, not
+// the midgame's confidence in percent (kMaxSelectivityPercent, engine/search/search_types.hpp).
+inline constexpr int kMaxSelectivityLevel = 4;
 // Confidence t of each level (level 0: no cut).
-inline constexpr std::array<double, kMaxSelectivity + 1> kSelectivityT = {0.0, 2.6, 2.0, 1.5, 1.0};
+inline constexpr std::array<double, kMaxSelectivityLevel + 1> kSelectivityT = {0.0, 2.6, 2.0, 1.5, 1.0};
 // The same levels as the two-sided normal confidence in percent, the unit the midgame search reports
 // its selectivity in (engine/search/probcut_search.hpp; 100 = no cut): round(100 * erf(t / sqrt(2))).
-inline constexpr std::array<int, kMaxSelectivity + 1> kSelectivityPercent = {100, 99, 95, 87, 68};
+inline constexpr std::array<int, kMaxSelectivityLevel + 1> kSelectivityPercent = {100, 99, 95, 87, 68};
 
 // Empties of the first row of the calibration table.
 inline constexpr int kProbCutMinEmpties = 10;

@@ -13,21 +13,20 @@
 #include <optional>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/core/bound.hpp"
 
 namespace reversi::endgame {
-
-enum class ScoreBound : std::uint8_t { Exact, Lower, Upper };
 
 // One root move's result (score is a bound when bound != Exact), the end of a root pass (pass_end), or a
 // periodic report (move == kNoMove and !pass_end: only nodes and time are meaningful).
 struct RootProgress {
     Move move = kNoMove;
     int score = 0;
-    ScoreBound bound = ScoreBound::Exact;
-    bool new_best = false;    // this move is now the best root move of the pass
-    bool pass_end = false;    // a root pass ended: score/bound are the pass's, move its best move
-    int selectivity = 0;      // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
-    std::uint64_t nodes = 0;  // all threads, so far
+    Bound bound = Bound::Exact;
+    bool new_best = false;      // this move is now the best root move of the pass
+    bool pass_end = false;      // a root pass ended: score/bound are the pass's, move its best move
+    int selectivity_level = 0;  // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
+    std::uint64_t nodes = 0;    // all threads, so far
     std::chrono::milliseconds time{0};
 };
 // Called from whichever search thread has something to report, one call at a time.

@@ -26,7 +26,7 @@ struct RootMove {
 };
 
 // The scored moves of `list` (P to move), best first.
-std::vector<RootMove> sorted_children(MoveList& list, Bitboard P, Bitboard O) {
+std::vector<RootMove> sorted_children(EndgameMoveList& list, Bitboard P, Bitboard O) {
     std::vector<RootMove> out;
     for (int i = 0; i < list.size; ++i) {
         list.pick_best(i);
@@ -50,14 +50,14 @@ public:
     // way, recursively), then the helpers start on the others.
     // `reports`: this pass is the root's (its moves are reported through the control); nested splits are not.
     RootPass(EndgameTT& tt, SolveControl& control, WorkerPool& pool, int threads, bool reports,
-             std::uint64_t nodes_before, const eval::PatternEvaluator* pattern, int selectivity, int probcut_empties,
-             int split_empties)
+             std::uint64_t nodes_before, const eval::PatternEvaluator* pattern, int selectivity_level,
+             int probcut_empties, int split_empties)
         : tt_(tt),
           control_(control),
           pool_(pool),
           pattern_(pattern),
           threads_(threads),
-          selectivity_(selectivity),
+          selectivity_level_(selectivity_level),
           probcut_empties_(probcut_empties),
           split_empties_(split_empties),
           reports_(reports),
@@ -88,7 +88,7 @@ public:
             for (int t = 1; t < threads_; ++t) {
                 helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
                     SearchWorker w(tt_, control_, &cutoff_, pattern_);
-                    w.set_selectivity(selectivity_);
+                    w.set_selectivity_level(selectivity_level_);
                     w.set_probcut_empties(probcut_empties_);
                     split_loop(w);
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
@@ -98,7 +98,7 @@ public:
                     // No move left: help on the first move (same window, shared table) until the
                     // calling thread has finished it; the result is dropped, the table entries stay.
                     SearchWorker lazy(tt_, control_, &first_done_, pattern_);
-                    lazy.set_selectivity(selectivity_);
+                    lazy.set_selectivity_level(selectivity_level_);
                     lazy.set_probcut_empties(probcut_empties_);
                     const RootMove& first = moves_->front();
                     (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
@@ -109,7 +109,7 @@ public:
         };
         if (moves.size() > 1 && !ybwc) spawn_helpers();
         SearchWorker main(tt_, control_, &cutoff_, pattern_);
-        main.set_selectivity(selectivity_);
+        main.set_selectivity_level(selectivity_level_);
         main.set_probcut_empties(probcut_empties_);
         bool first_aborted = false;
         int score = 0;
@@ -165,11 +165,11 @@ private:
         }
         w.add_nodes(1);
         const std::uint64_t key = hash_discs(P, O);
-        TTData entry;
+        EndgameTTData entry;
         Move hash_move = kNoMove;
         Move second = kNoMove;
         if (tt_.probe(key, entry)) {
-            if (int cut = 0; entry.cuts(selectivity_, alpha, beta, cut)) return cut;
+            if (int cut = 0; entry.cuts(selectivity_level_, alpha, beta, cut)) return cut;
             hash_move = entry.move;
             second = entry.second;
         }
@@ -179,11 +179,11 @@ private:
             return -pv_node(w, O, P, -beta, -alpha, aborted);
         }
         std::uint64_t order_nodes = 0;
-        MoveList list;
+        EndgameMoveList list;
         score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
         w.add_nodes(order_nodes);
         const std::vector<RootMove> children = sorted_children(list, P, O);
-        RootPass split(tt_, control_, pool_, threads_, false, 0, pattern_, selectivity_, probcut_empties_,
+        RootPass split(tt_, control_, pool_, threads_, false, 0, pattern_, selectivity_level_, probcut_empties_,
                        split_empties_);
         const Outcome out = split.run(children, alpha, beta);
         w.add_charged_nodes(out.nodes);
@@ -196,7 +196,7 @@ private:
         const Move best_move =
             best > alpha ? static_cast<Move>(children[static_cast<std::size_t>(out.best_index)].square) : kNoMove;
         tt_.store(key, empties, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax, best_move, out.nodes,
-                  empties >= probcut_empties_ ? selectivity_ : 0);
+                  empties >= probcut_empties_ ? selectivity_level_ : 0);
         return best;
     }
 
@@ -248,9 +248,9 @@ private:
             RootProgress p;
             p.move = static_cast<Move>((*moves_)[static_cast<std::size_t>(index)].square);
             p.score = score;
-            p.bound = score >= beta_ ? ScoreBound::Lower : (score <= a ? ScoreBound::Upper : ScoreBound::Exact);
+            p.bound = score >= beta_ ? Bound::Lower : (score <= a ? Bound::Upper : Bound::Exact);
             p.new_best = new_best;
-            p.selectivity = selectivity_;
+            p.selectivity_level = selectivity_level_;
             p.nodes = nodes_before_ + nodes_done_.load(std::memory_order_relaxed);
             p.time = control_.elapsed();
             control_.report(p);
@@ -264,7 +264,7 @@ private:
     std::atomic<bool> cutoff_{false};
     std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
     int threads_;
-    int selectivity_;
+    int selectivity_level_;
     int probcut_empties_;
     int split_empties_;
     std::uint64_t nested_probcuts_ = 0;  // probcuts inside pv_node's splits (calling thread only)
@@ -286,10 +286,10 @@ void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi
     RootProgress p;
     p.move = best;
     p.score = score;
-    p.bound = score <= lo ? ScoreBound::Upper : (score >= hi ? ScoreBound::Lower : ScoreBound::Exact);
+    p.bound = score <= lo ? Bound::Upper : (score >= hi ? Bound::Lower : Bound::Exact);
     p.new_best = true;
     p.pass_end = true;
-    p.selectivity = level;
+    p.selectivity_level = level;
     p.nodes = nodes;
     p.time = control.elapsed();
     control.report(p);
@@ -300,8 +300,8 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
                                        const eval::PatternEvaluator* pattern) {
     const Bitboard moves = legal_moves(P, O);
     const int empties = popcount(~(P | O));
-    MoveList list;
-    TTData entry;
+    EndgameMoveList list;
+    EndgameTTData entry;
     Move hash_move = previous_best;
     Move second = kNoMove;
     if (tt.probe(hash_discs(P, O), entry)) {
@@ -326,8 +326,8 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
             std::swap(p, o);
             continue;
         }
-        TTData e;
-        if (!tt.probe(hash_discs(p, o), e) || e.selectivity != 0 || e.lower != e.upper || e.move >= 64 ||
+        EndgameTTData e;
+        if (!tt.probe(hash_discs(p, o), e) || e.selectivity_level != 0 || e.lower != e.upper || e.move >= 64 ||
             !(moves & square_bit(e.move))) {
             break;
         }
@@ -383,8 +383,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     if (!legal_moves(P, O)) {
         if (!legal_moves(O, P)) {
             result.score = final_score(P, popcount(~(P | O)));
-            result.bound = result.score <= alpha ? ScoreBound::Upper
-                                                 : (result.score >= beta ? ScoreBound::Lower : ScoreBound::Exact);
+            result.bound = result.score <= alpha ? Bound::Upper : (result.score >= beta ? Bound::Lower : Bound::Exact);
             result.nodes = 1;
             return result;
         }
@@ -407,8 +406,8 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     const bool use_aspiration = options.aspiration && empties >= 16 && beta - alpha > 8;
     int guess = 0;
     if (use_aspiration) {
-        TTData e;
-        if (tt_.probe(hash_discs(P, O), e) && e.selectivity == 0 && e.lower == e.upper) {
+        EndgameTTData e;
+        if (tt_.probe(hash_discs(P, O), e) && e.selectivity_level == 0 && e.lower == e.upper) {
             guess = e.lower;
         } else {
             guess = evaluation_search(P, O, 4, -kScoreMax, kScoreMax, nodes);
@@ -417,7 +416,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     // Passes of decreasing selectivity, the last one exact.
     std::vector<int> levels;
     if (options.selective && pattern_ && empties >= options.selective_min_empties) {
-        for (int level = kMaxSelectivity; level > 0; --level) levels.push_back(level);
+        for (int level = kMaxSelectivityLevel; level > 0; --level) levels.push_back(level);
     }
     levels.push_back(0);
     int score = 0;
@@ -429,8 +428,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             RootProgress q = p;
             if (sign < 0) {
                 q.score = -q.score;
-                q.bound = q.bound == ScoreBound::Lower ? ScoreBound::Upper
-                                                       : (q.bound == ScoreBound::Upper ? ScoreBound::Lower : q.bound);
+                q.bound = q.bound == Bound::Lower ? Bound::Upper : (q.bound == Bound::Upper ? Bound::Lower : q.bound);
             }
             progress(q);
         };
@@ -485,11 +483,10 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
 
     if (result.best_move != kPass) result.best_move = best;
     result.score = sign * score;
-    result.bound = score <= alpha ? ScoreBound::Upper : (score >= beta ? ScoreBound::Lower : ScoreBound::Exact);
+    result.bound = score <= alpha ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
     if (sign < 0) {
-        result.bound = result.bound == ScoreBound::Lower
-                           ? ScoreBound::Upper
-                           : (result.bound == ScoreBound::Upper ? ScoreBound::Lower : ScoreBound::Exact);
+        result.bound =
+            result.bound == Bound::Lower ? Bound::Upper : (result.bound == Bound::Upper ? Bound::Lower : Bound::Exact);
     }
     result.completed = !aborted;
     if (!aborted) {

@@ -56,7 +56,7 @@ struct SolveOptions {
 
 struct SolveResult {
     int score = 0;  // exact when bound == Exact; else the fail-soft bound
-    ScoreBound bound = ScoreBound::Exact;
+    Bound bound = Bound::Exact;
     Move best_move = kNoMove;  // kPass when the side to move must pass; kNoMove when the game is over
     std::vector<Move> pv;      // from the transposition table; may stop early
     std::uint64_t nodes = 0;

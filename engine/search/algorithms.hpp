@@ -8,7 +8,8 @@
 //   alphabeta_hard  fail-hard alpha-beta: the result is clamped into [alpha, beta].
 //   negascout       Reinefeld's NegaScout: the first child with the full window, each later child with
 //                   the null window (-a-1, -a); a result a < v < beta is re-searched with (-beta, -v);
-//                   return as soon as v >= beta; fail-soft.
+//                   return as soon as v >= beta; fail-soft. One body, negascout_with, takes a cut policy
+//                   (NoCut here; Multi-ProbCut in engine/search/probcut_search.hpp).
 //   scout           Pearl's SCOUT: eval() computes the value, test() answers "value > v" (or ">= v") and
 //                   returns as soon as one child proves it; a later child is evaluated only when test()
 //                   says it beats the current value.
@@ -105,8 +106,20 @@ int alphabeta_hard(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply
     return best;
 }
 
-template <class Ctx, GameState S>
-int negascout(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
+// A cut policy for negascout_with: tried at every node that is not the root, after the table probe and
+// before the moves are searched; when it returns true the node returns `value`. NoCut never cuts, so
+// negascout_with(ctx, NoCut{}, ...) is the textbook NegaScout; the engine's selective search passes its
+// Multi-ProbCut policy (engine/search/probcut_search.hpp).
+struct NoCut {
+    template <class Ctx, class S>
+    constexpr bool try_cut(Ctx& /*ctx*/, const S& /*s*/, int /*depth*/, int /*alpha*/, int /*beta*/, int /*ply*/,
+                           int& /*value*/) const noexcept {
+        return false;
+    }
+};
+
+template <class Ctx, GameState S, class Cut>
+int negascout_with(Ctx& ctx, const Cut& cut, const S& s, int depth, int alpha, int beta, int ply) {
     if (ctx.enter(ply)) return 0;
     MoveList list;
     s.generate_moves(list);
@@ -115,6 +128,7 @@ int negascout(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
     int tt_value = 0;
     Move tt_move = kNoMove;
     if (ctx.probe(s, depth, alpha, beta, ply, tt_value, tt_move)) return tt_value;
+    if (int cut_value = 0; cut.try_cut(ctx, s, depth, alpha, beta, ply, cut_value)) return cut_value;
     ctx.prepare_moves(s, list, ply, tt_move, depth);
 
     int best = -Ctx::kInfinity;
@@ -126,10 +140,10 @@ int negascout(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
         const int a = std::max(alpha, best);
         int v;
         if (i == 0) {
-            v = -negascout(ctx, child, d, -beta, -a, ply + 1);
+            v = -negascout_with(ctx, cut, child, d, -beta, -a, ply + 1);
         } else {
-            v = -negascout(ctx, child, d, -a - 1, -a, ply + 1);
-            if (!ctx.aborted && a < v && v < beta) v = -negascout(ctx, child, d, -beta, -v, ply + 1);
+            v = -negascout_with(ctx, cut, child, d, -a - 1, -a, ply + 1);
+            if (!ctx.aborted && a < v && v < beta) v = -negascout_with(ctx, cut, child, d, -beta, -v, ply + 1);
         }
         if (ctx.aborted) return best;
         if (v > best) {
@@ -141,6 +155,11 @@ int negascout(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
     }
     ctx.store(s, depth, alpha, beta, best, best_move);
     return best;
+}
+
+template <class Ctx, GameState S>
+int negascout(Ctx& ctx, const S& s, int depth, int alpha, int beta, int ply) {
+    return negascout_with(ctx, NoCut{}, s, depth, alpha, beta, ply);
 }
 
 // SCOUT's test(): is value(s) > v (strict) or value(s) >= v (!strict)? In negamax form value(s) > v

@@ -1,9 +1,9 @@
 // The bench fingerprint: fixed positions (the start, openings, and middle games reached by fixed
 // transcripts of seeded random games),
 // searched one after the other with the engine's search as it is played (iterative deepening +
-// negascout + TT + aspiration + Multi-ProbCut at kEngineSelectivity with the embedded calibration), one thread, a table
-// of `hash_mib` MiB cleared at the start, depth 10 unless told. The node total identifies the search's behaviour; it
-// must be the same on every run and every machine.
+// negascout + TT + aspiration + Multi-ProbCut at kEngineSelectivityPercent with the embedded calibration), one thread,
+// a table of `hash_mib` MiB cleared at the start, depth 10 unless told. The node total identifies the search's
+// behaviour; it must be the same on every run and every machine.
 #include "engine/search/bench.hpp"
 
 #include <array>
@@ -37,8 +37,8 @@ BenchResult run_bench(const BenchOptions& options, const std::function<void(cons
     searcher.clear();
     SearchOptions search_options;  // the defaults: negascout, TT, iterative deepening, aspiration
     search_options.threads = 1;
-    search_options.selectivity = kEngineSelectivity;  // as the engine plays (the library default is 100)
-    search_options.ordering = kEngineOrdering;        // likewise (the library default is Normal)
+    search_options.selectivity = kEngineSelectivityPercent;  // as the engine plays (the library default is 100)
+    search_options.ordering = kEngineOrdering;               // likewise (the library default is Normal)
     searcher.set_options(search_options);
     const std::atomic<bool> stop{false};
     const auto start = std::chrono::steady_clock::now();

@@ -31,7 +31,7 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
     if (!result) return outcome;  // unreachable when endgame_solver_applies() holds
     outcome.value = request.wld ? (result->score > 0) - (result->score < 0) : result->score;
     outcome.best_move = result->best_move;
-    outcome.complete = result->completed && result->bound == endgame::ScoreBound::Exact;
+    outcome.complete = result->completed && result->bound == Bound::Exact;
     if (request.wld) outcome.complete = result->completed;
     outcome.pv = result->pv;
     outcome.nodes = result->nodes;

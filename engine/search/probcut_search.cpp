@@ -3,7 +3,7 @@
 namespace reversi {
 
 double selectivity_quantile(int percent) noexcept {
-    if (percent >= kMaxSelectivity) return std::numeric_limits<double>::infinity();
+    if (percent >= kMaxSelectivityPercent) return std::numeric_limits<double>::infinity();
     const double p = static_cast<double>(std::max(percent, 0)) / 100.0;
     // Two-sided: P(|Z| <= t) = p, i.e. erf(t / sqrt(2)) = p; erf is increasing, so bisect on [0, 10].
     double lo = 0.0;

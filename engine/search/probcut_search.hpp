@@ -1,7 +1,7 @@
 #pragma once
-// The engine's selective search: NegaScout (as engine/search/algorithms.hpp's negascout) plus
-// Multi-ProbCut (Buro 1997/1999), for Othello positions. The textbook functions of algorithms.hpp stay
-// untouched; this is the one the Searcher runs in timed play and analysis (searcher.cpp says when).
+// The engine's selective search: NegaScout (algorithms.hpp's negascout_with, the same body as negascout)
+// with the Multi-ProbCut (Buro 1997/1999) cut policy, for Othello positions. This is the search the
+// Searcher runs in timed play and analysis (searcher.cpp says when).
 //
 // Multi-ProbCut. The calibration (engine/eval/probcut_model.hpp, stored with the pattern weights) gives,
 // for a node's phase and remaining depth d, a shallow depth s < d and the line deep ~ a * shallow + b with
@@ -19,7 +19,7 @@
 // Confidence. `selectivity` p in percent is the two-sided normal confidence, as the levels Edax shows
 // (73, 87, 95, 98, 99 %): t = Phi^-1((1 + p/100) / 2), so 73 -> 1.10, 87 -> 1.51, 95 -> 1.96,
 // 98 -> 2.33, 99 -> 2.58. Under the normal model a single cut is wrong with probability (1 - p/100) / 2.
-// p = 100 is off (t infinite: no test is made and the function is exactly negascout).
+// p = 100 is off (t infinite: no test is made and the search is exactly negascout).
 //
 // Transposition table: the caller's context has `selective` set, so every entry written is flagged and
 // the non-selective searches (exact solves) never take a cutoff from it.
@@ -29,6 +29,7 @@
 
 #include "engine/eval/probcut_model.hpp"
 #include "engine/games/othello_game.hpp"
+#include "engine/search/algorithms.hpp"
 #include "engine/search/run_algorithm.hpp"
 #include "engine/search/search_context.hpp"
 
@@ -40,21 +41,26 @@ namespace reversi {
 struct ProbCut {
     const eval::ProbCutModel* model = nullptr;
     double t = std::numeric_limits<double>::infinity();
-    int percent = kMaxSelectivity;
+    int percent = kMaxSelectivityPercent;
 
     [[nodiscard]] bool active() const noexcept { return model != nullptr && std::isfinite(t); }
 };
 
 [[nodiscard]] inline ProbCut make_probcut(const eval::ProbCutModel* model, int percent) noexcept {
     ProbCut pc;
-    pc.percent = std::clamp(percent, kMinSelectivity, kMaxSelectivity);
+    pc.percent = std::clamp(percent, kMinSelectivityPercent, kMaxSelectivityPercent);
     pc.t = selectivity_quantile(pc.percent);
     pc.model = model != nullptr && !model->empty() ? model : nullptr;
     return pc;
 }
 
-template <class Ctx>
-int probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply);
+// The Multi-ProbCut cut policy of negascout_with (engine/search/algorithms.hpp).
+struct MultiProbCut {
+    const ProbCut* pc = nullptr;
+
+    template <class Ctx>
+    bool try_cut(Ctx& ctx, const OthelloState& s, int depth, int alpha, int beta, int ply, int& value) const;
+};
 
 namespace detail {
 
@@ -75,7 +81,7 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
     const double high = std::ceil((beta + margin - b) / a);
     if (high > -kBound && high <= kBound) {
         const int bound = static_cast<int>(high);
-        const int v = probcut_negascout(ctx, pc, s, shallow, bound - 1, bound, ply);
+        const int v = negascout_with(ctx, MultiProbCut{&pc}, s, shallow, bound - 1, bound, ply);
         if (ctx.aborted) {
             value = 0;
             return true;
@@ -89,7 +95,7 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
     const double low = std::floor((alpha - margin - b) / a);
     if (low >= -kBound && low < kBound) {
         const int bound = static_cast<int>(low);
-        const int v = probcut_negascout(ctx, pc, s, shallow, bound, bound + 1, ply);
+        const int v = negascout_with(ctx, MultiProbCut{&pc}, s, shallow, bound, bound + 1, ply);
         if (ctx.aborted) {
             value = 0;
             return true;
@@ -105,45 +111,15 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
 
 }  // namespace detail
 
+template <class Ctx>
+bool MultiProbCut::try_cut(Ctx& ctx, const OthelloState& s, int depth, int alpha, int beta, int ply, int& value) const {
+    return detail::probcut_try(ctx, *pc, s, depth, alpha, beta, ply, value);
+}
+
 // NegaScout with Multi-ProbCut; with an inactive `pc` it visits exactly the nodes of negascout().
 template <class Ctx>
 int probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply) {
-    if (ctx.enter(ply)) return 0;
-    MoveList list;
-    s.generate_moves(list);
-    if (list.empty()) return ctx.final_leaf(s);
-    if (depth <= 0) return ctx.horizon_leaf(s);
-    int tt_value = 0;
-    Move tt_move = kNoMove;
-    if (ctx.probe(s, depth, alpha, beta, ply, tt_value, tt_move)) return tt_value;
-    int cut_value = 0;
-    if (detail::probcut_try(ctx, pc, s, depth, alpha, beta, ply, cut_value)) return cut_value;
-    ctx.prepare_moves(s, list, ply, tt_move, depth);
-
-    int best = -Ctx::kInfinity;
-    Move best_move = kNoMove;
-    for (int i = 0; i < list.size(); ++i) {
-        const Move m = list[i];
-        const OthelloState child = s.play(m);
-        const int d = child_depth(depth, m);
-        const int a = std::max(alpha, best);
-        int v;
-        if (i == 0) {
-            v = -probcut_negascout(ctx, pc, child, d, -beta, -a, ply + 1);
-        } else {
-            v = -probcut_negascout(ctx, pc, child, d, -a - 1, -a, ply + 1);
-            if (!ctx.aborted && a < v && v < beta) v = -probcut_negascout(ctx, pc, child, d, -beta, -v, ply + 1);
-        }
-        if (ctx.aborted) return best;
-        if (v > best) {
-            best = v;
-            best_move = m;
-            ctx.note_best(ply, m);
-            if (best >= beta) break;
-        }
-    }
-    ctx.store(s, depth, alpha, beta, best, best_move);
-    return best;
+    return negascout_with(ctx, MultiProbCut{&pc}, s, depth, alpha, beta, ply);
 }
 
 // One root search with the selective NegaScout (the counterpart of run_algorithm for it). Sets the

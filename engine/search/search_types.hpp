@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/core/bound.hpp"
 #include "engine/core/expected.hpp"
 
 namespace reversi {
@@ -59,12 +60,14 @@ struct SearchOptions {
     int selectivity = 100;
 };
 
-inline constexpr int kMinSelectivity = 50;
-inline constexpr int kMaxSelectivity = 100;  // off
+// The range of SearchOptions::selectivity, a confidence in percent (not the endgame solver's selectivity
+// level, 0..endgame::kMaxSelectivityLevel, engine/endgame/selectivity.hpp).
+inline constexpr int kMinSelectivityPercent = 50;
+inline constexpr int kMaxSelectivityPercent = 100;  // off
 
 // The selectivity the engine plays and analyses with (the protocol's Selectivity default, the bench);
 // docs/search.md gives the measurement behind it.
-inline constexpr int kEngineSelectivity = 73;
+inline constexpr int kEngineSelectivityPercent = 73;
 // The move ordering the engine plays and analyses with (the library default is Normal, which the
 // comparison tables of the textbook algorithms use).
 inline constexpr MoveOrdering kEngineOrdering = MoveOrdering::Evaluated;
@@ -79,8 +82,6 @@ struct SearchLimits {
     bool wld = false;                                    // win/loss/draw only
     std::vector<Move> search_moves;                      // restrict the root moves (empty: all)
 };
-
-enum class Bound : std::uint8_t { Exact, Lower, Upper };
 
 // A completed iteration, or progress inside an exact solve (depth = empties; engine/search/solve_progress.hpp):
 // a root move proved best so far (score with Bound::Lower), a pass's bound, a selective pass's estimate

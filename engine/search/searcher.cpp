@@ -101,8 +101,8 @@ struct Searcher::Impl {
     }
     // The Multi-ProbCut setting of a search (inactive when the search is not selective).
     [[nodiscard]] ProbCut probcut_for(const Position& pos, const SearchLimits& limits) const noexcept {
-        if (options.selectivity >= kMaxSelectivity || options.algorithm != Algorithm::NegaScout || !pattern_for(pos) ||
-            limits.solve || limits.wld) {
+        if (options.selectivity >= kMaxSelectivityPercent || options.algorithm != Algorithm::NegaScout ||
+            !pattern_for(pos) || limits.solve || limits.wld) {
             return ProbCut{};
         }
         return make_probcut(probcut_model(), options.selectivity);
@@ -125,7 +125,7 @@ void Searcher::set_options(const SearchOptions& options) {
     impl_->options = options;
     impl_->options.threads = std::clamp(options.threads, 1, 256);
     impl_->options.multipv = std::clamp(options.multipv, 1, 64);
-    impl_->options.selectivity = std::clamp(options.selectivity, kMinSelectivity, kMaxSelectivity);
+    impl_->options.selectivity = std::clamp(options.selectivity, kMinSelectivityPercent, kMaxSelectivityPercent);
     (void)impl_->pool.resize(impl_->options.threads - 1);  // never during a search (searcher.hpp)
 }
 const WorkerPool& Searcher::worker_pool() const noexcept { return impl_->pool; }
@@ -444,7 +444,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.leaves = ctx.leaves;
             report.time = elapsed(start);
             report.hashfull = tt ? tt->hashfull() : 0;
-            report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : kMaxSelectivity;
+            report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : kMaxSelectivityPercent;
             report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
                 result.best_move = r.best_move;

@@ -5,7 +5,7 @@
 namespace reversi {
 
 int endgame_selectivity_percent(int level) noexcept {
-    if (level <= 0 || level > endgame::kMaxSelectivity) return kMaxSelectivity;
+    if (level <= 0 || level > endgame::kMaxSelectivityLevel) return kMaxSelectivityPercent;
     return endgame::kSelectivityPercent[static_cast<std::size_t>(level)];
 }
 
@@ -30,7 +30,7 @@ bool SolveProgress::repeats(const IterationReport& r) {
 
 std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgress& p) {
     const bool periodic = p.move == kNoMove && !p.pass_end;
-    if (!periodic) level_ = p.selectivity;
+    if (!periodic) level_ = p.selectivity_level;
     IterationReport r = skeleton(p);
     if (periodic) {
         r.progress = true;
@@ -41,15 +41,13 @@ std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgr
     if (p.pass_end) {
         // The final exact pass is the solve's result: the Searcher reports it (so does a WLD pass, whose
         // bounds are its answer).
-        if (p.selectivity == 0 && (p.bound == endgame::ScoreBound::Exact || base_.wld)) return std::nullopt;
-        r.bound = p.bound == endgame::ScoreBound::Lower   ? Bound::Lower
-                  : p.bound == endgame::ScoreBound::Upper ? Bound::Upper
-                                                          : Bound::Exact;
+        if (p.selectivity_level == 0 && (p.bound == Bound::Exact || base_.wld)) return std::nullopt;
+        r.bound = p.bound;
         if (repeats(r)) return std::nullopt;
         return r;
     }
     // A root move: a new best that is not only an upper bound raises the root's lower bound.
-    if (!p.new_best || p.bound == endgame::ScoreBound::Upper) return std::nullopt;
+    if (!p.new_best || p.bound == Bound::Upper) return std::nullopt;
     r.bound = Bound::Lower;
     if (repeats(r)) return std::nullopt;
     return r;

@@ -29,7 +29,7 @@ std::string nboard_eval(int discs) {
 
 std::string nboard_depth(int depth, int selectivity) {
     std::string s = std::to_string(depth);
-    if (selectivity < kMaxSelectivity) {
+    if (selectivity < kMaxSelectivityPercent) {
         s += '@';
         s += std::to_string(selectivity);
         s += '%';

@@ -47,8 +47,9 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     : config_(config), sink_(std::move(sink)), job_done_(std::move(job_done)), searcher_(std::move(searcher)) {
     options_.hash_mib = config.hash_mib;
     options_.search = searcher_->options();
-    options_.search.selectivity = kEngineSelectivity;  // the engine plays selectively (the library's default: 100)
-    options_.search.ordering = kEngineOrdering;        // and orders by its evaluation (the library's: Normal)
+    options_.search.selectivity =
+        kEngineSelectivityPercent;               // the engine plays selectively (the library's default: 100)
+    options_.search.ordering = kEngineOrdering;  // and orders by its evaluation (the library's: Normal)
     searcher_->set_options(options_.search);
     game.start = start_position();
     game.current = game.start;

@@ -62,7 +62,7 @@ std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
                     std::to_string(kMaxMoveOverheadMs));
     lines.push_back(std::string("option name Ponder type check default ") + on_off(o.ponder));
     lines.push_back("option name Selectivity type spin default " + std::to_string(o.search.selectivity) + " min " +
-                    std::to_string(kMinSelectivity) + " max " + std::to_string(kMaxSelectivity));
+                    std::to_string(kMinSelectivityPercent) + " max " + std::to_string(kMaxSelectivityPercent));
     return lines;
 }
 
@@ -87,7 +87,7 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         if (!v) return v.error();
         o.move_overhead_ms = static_cast<int>(*v);
     } else if (iequals(name, "Selectivity")) {
-        auto v = text::parse_integer(value, kMinSelectivity, kMaxSelectivity, what);
+        auto v = text::parse_integer(value, kMinSelectivityPercent, kMaxSelectivityPercent, what);
         if (!v) return v.error();
         o.search.selectivity = static_cast<int>(*v);
     } else if (iequals(name, "Algorithm")) {

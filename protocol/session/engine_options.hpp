@@ -15,7 +15,7 @@ namespace reversi::session {
 // 100, off, and Normal).
 [[nodiscard]] inline SearchOptions engine_search_options() {
     SearchOptions o;
-    o.selectivity = kEngineSelectivity;
+    o.selectivity = kEngineSelectivityPercent;
     o.ordering = kEngineOrdering;
     return o;
 }

@@ -40,7 +40,7 @@ TEST_CASE("selective passes: exact scores equal the plain solver on 120 position
             const auto r = solver.solve(pos, forced_selective(), stop);
             REQUIRE(r);
             REQUIRE(r->completed);
-            REQUIRE(r->bound == endgame::ScoreBound::Exact);
+            REQUIRE(r->bound == Bound::Exact);
             REQUIRE(endgame_test::plain_confirms(pos, r->score));
             REQUIRE(endgame_test::plain_confirms(pos.play_move(r->best_move), -r->score));
             probcuts += r->probcuts;
@@ -49,7 +49,7 @@ TEST_CASE("selective passes: exact scores equal the plain solver on 120 position
         }
     }
     // The passes really ran and cut: more than one pass per position, many probcuts.
-    CHECK(passes > positions * endgame::kMaxSelectivity);
+    CHECK(passes > positions * endgame::kMaxSelectivityLevel);
     CHECK(probcuts > 100);
     MESSAGE("passes " << passes << ", probcuts " << probcuts << " on " << positions << " positions");
 }

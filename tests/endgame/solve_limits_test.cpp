@@ -88,16 +88,16 @@ TEST_CASE("solver progress: root moves, pass ends and the solve's result agree")
     int selective = 0;
     for (const auto& p : reports) {
         if (p.pass_end) ++pass_ends;
-        if (p.selectivity > 0) ++selective;
+        if (p.selectivity_level > 0) ++selective;
     }
     CHECK(pass_ends == r->passes);  // every pass that completed says so
     CHECK(selective > 0);           // 20 empties: selective passes first
     REQUIRE(!reports.empty());
     const auto& last = reports.back();
     CHECK(last.pass_end);
-    CHECK(last.selectivity == 0);
+    CHECK(last.selectivity_level == 0);
     CHECK(last.score == 38);
-    CHECK(last.bound == endgame::ScoreBound::Exact);
+    CHECK(last.bound == Bound::Exact);
     CHECK(last.move == r->best_move);
 }
 
@@ -159,7 +159,7 @@ TEST_CASE("solver progress: a long solve reports at least once a second") {
 }
 
 TEST_CASE("endgame selectivity levels in percent are the two-sided normal confidence of their t") {
-    for (int level = 1; level <= endgame::kMaxSelectivity; ++level) {
+    for (int level = 1; level <= endgame::kMaxSelectivityLevel; ++level) {
         const double t = endgame::kSelectivityT[static_cast<std::size_t>(level)];
         const double percent = 100.0 * std::erf(t / std::sqrt(2.0));
         CAPTURE(level);

@@ -27,7 +27,7 @@ TEST_CASE("EndgameSolver::solve equals the plain solver on 794 positions with 10
             REQUIRE(r);
             CAPTURE(to_board_string(pos));
             REQUIRE(r->completed);
-            REQUIRE(r->bound == endgame::ScoreBound::Exact);
+            REQUIRE(r->bound == Bound::Exact);
             // The plain solver confirms the score, and that the best move (or pass) reaches it.
             const int truth = r->score;
             REQUIRE(endgame_test::plain_confirms(pos, truth));
@@ -94,7 +94,7 @@ TEST_CASE("EndgameSolver: YBWC splits down the PV (from 12 empties, exact and se
             CAPTURE(selective);
             CHECK(b->completed);
             CHECK(a->score == b->score);
-            CHECK(b->bound == endgame::ScoreBound::Exact);
+            CHECK(b->bound == Bound::Exact);
             // The two-thread best move reaches the score.
             const auto after_b = one.solve(pos.play_move(b->best_move), endgame::SolveOptions{}, stop);
             REQUIRE(after_b);
@@ -106,7 +106,7 @@ TEST_CASE("EndgameSolver: YBWC splits down the PV (from 12 empties, exact and se
             two.clear();
             const auto c = two.solve(pos, narrow, stop);
             REQUIRE(c);
-            CHECK(c->bound == endgame::ScoreBound::Upper);
+            CHECK(c->bound == Bound::Upper);
             CHECK(c->score >= a->score);
             CHECK(c->score <= narrow.alpha);
         }

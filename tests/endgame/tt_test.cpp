@@ -6,11 +6,11 @@
 
 using namespace reversi;
 using endgame::EndgameTT;
-using endgame::TTData;
+using endgame::EndgameTTData;
 
 TEST_CASE("the table merges bounds and keeps the previous best move second") {
     EndgameTT tt(1);
-    TTData d;
+    EndgameTTData d;
     CHECK(!tt.probe(12345, d));
     tt.store(12345, 20, -10, 64, 19, 1000);
     REQUIRE(tt.probe(12345, d));
@@ -42,7 +42,7 @@ TEST_CASE("replacement keeps the entries of the bucket's other positions until i
     const std::uint64_t buckets = 1024 * 1024 / 64;
     // Five keys on the same bucket: four fit, the fifth replaces the cheapest.
     for (std::uint64_t k = 1; k <= 4; ++k) tt.store(k * buckets + 7, static_cast<int>(10 + k), 0, 0, 1, 1000);
-    TTData d;
+    EndgameTTData d;
     for (std::uint64_t k = 1; k <= 4; ++k) CHECK(tt.probe(k * buckets + 7, d));
     tt.store(5 * buckets + 7, 30, 2, 2, 3, 1000000);
     CHECK(tt.probe(5 * buckets + 7, d));
@@ -53,7 +53,7 @@ TEST_CASE("replacement keeps the entries of the bucket's other positions until i
 TEST_CASE("resize and clear empty the table") {
     EndgameTT tt(1);
     tt.store(99, 20, 0, 0, 5, 1);
-    TTData d;
+    EndgameTTData d;
     CHECK(tt.probe(99, d));
     tt.clear();
     CHECK(!tt.probe(99, d));
@@ -66,11 +66,11 @@ TEST_CASE("resize and clear empty the table") {
 
 TEST_CASE("a selective bound never cuts a less selective search, and a more exact store replaces it") {
     EndgameTT tt(1);
-    TTData d;
+    EndgameTTData d;
     // A level-2 (selective) bound.
     tt.store(4242, 22, 10, 64, 19, 1000, 2);
     REQUIRE(tt.probe(4242, d));
-    CHECK(d.selectivity == 2);
+    CHECK(d.selectivity_level == 2);
     CHECK(d.lower == 10);
     CHECK(!d.usable(0));  // never in the exact pass
     CHECK(!d.usable(1));
@@ -81,11 +81,11 @@ TEST_CASE("a selective bound never cuts a less selective search, and a more exac
     REQUIRE(tt.probe(4242, d));
     CHECK(d.lower == 10);
     CHECK(d.upper == 20);
-    CHECK(d.selectivity == 2);
+    CHECK(d.selectivity_level == 2);
     // An exact store replaces the selective bounds (no merge with them) and keeps the moves for ordering.
     tt.store(4242, 22, -64, 4, kNoMove, 1000, 0);
     REQUIRE(tt.probe(4242, d));
-    CHECK(d.selectivity == 0);
+    CHECK(d.selectivity_level == 0);
     CHECK(d.lower == -64);
     CHECK(d.upper == 4);
     CHECK(d.move == 26);
@@ -94,17 +94,17 @@ TEST_CASE("a selective bound never cuts a less selective search, and a more exac
     // A selective store over an exact entry keeps the exact bounds, takes the new move.
     tt.store(4242, 22, 30, 64, 37, 1000, 4);
     REQUIRE(tt.probe(4242, d));
-    CHECK(d.selectivity == 0);
+    CHECK(d.selectivity_level == 0);
     CHECK(d.lower == -64);
     CHECK(d.upper == 4);
     CHECK(d.move == 37);
     CHECK(d.second == 26);
     // Every level survives the packing, with negative bounds.
-    for (int level = 0; level <= endgame::kMaxSelectivity; ++level) {
+    for (int level = 0; level <= endgame::kMaxSelectivityLevel; ++level) {
         const std::uint64_t key = 9000 + static_cast<std::uint64_t>(level);
         tt.store(key, 30, -64, -12, 5, 1, level);
         REQUIRE(tt.probe(key, d));
-        CHECK(d.selectivity == level);
+        CHECK(d.selectivity_level == level);
         CHECK(d.lower == -64);
         CHECK(d.upper == -12);
         CHECK(d.empties == 30);

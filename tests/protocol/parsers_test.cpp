@@ -143,8 +143,8 @@ TEST_CASE("setoption parsing and option assignment") {
 
 TEST_CASE("setoption Selectivity: 50-100, the engine's default, errors name the option") {
     const session::EngineOptions base;
-    CHECK(base.search.selectivity == kEngineSelectivity);
-    CHECK(kEngineSelectivity < 100);  // on in the engine, off (100) in the library's SearchOptions
+    CHECK(base.search.selectivity == kEngineSelectivityPercent);
+    CHECK(kEngineSelectivityPercent < 100);  // on in the engine, off (100) in the library's SearchOptions
     CHECK(SearchOptions{}.selectivity == 100);
     CHECK(session::assign_option(base, "Selectivity", "73")->search.selectivity == 73);
     CHECK(session::assign_option(base, "selectivity", "100")->search.selectivity == 100);
@@ -156,7 +156,7 @@ TEST_CASE("setoption Selectivity: 50-100, the engine's default, errors name the 
     }
     const auto lines = session::option_lines(base);
     CHECK(std::find(lines.begin(), lines.end(),
-                    "option name Selectivity type spin default " + std::to_string(kEngineSelectivity) +
+                    "option name Selectivity type spin default " + std::to_string(kEngineSelectivityPercent) +
                         " min 50 max 100") != lines.end());
 }
 

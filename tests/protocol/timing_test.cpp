@@ -119,7 +119,7 @@ TEST_CASE("latency tracker: the margin is capped") {
 TEST_CASE("a search stopped before its first iteration completes still reports a depth-1 move and value") {
     Searcher searcher(1);
     SearchOptions options;
-    options.selectivity = kEngineSelectivity;
+    options.selectivity = kEngineSelectivityPercent;
     searcher.set_options(options);
     const Position pos = position_after("f5f6d3c5e6f7e7f4");
     SearchLimits limits;
@@ -154,7 +154,7 @@ TEST_CASE("a stopped search reports the move, value and PV of its last completed
         for (std::uint64_t nodes = 300; nodes <= 40000; nodes = nodes * 5 / 4) {
             Searcher searcher(1);
             SearchOptions options;
-            options.selectivity = kEngineSelectivity;
+            options.selectivity = kEngineSelectivityPercent;
             searcher.set_options(options);
             SearchLimits limits;
             limits.nodes = nodes;

@@ -205,14 +205,14 @@ TEST_CASE("Searcher selectivity: the embedded calibration makes the engine's def
     CHECK(!model->empty());
     const Collected plain = run(searcher, kMidgame, depth_limit(10), with_selectivity(100));
     searcher.clear();
-    const Collected engine = run(searcher, kMidgame, depth_limit(10), with_selectivity(kEngineSelectivity));
+    const Collected engine = run(searcher, kMidgame, depth_limit(10), with_selectivity(kEngineSelectivityPercent));
     CHECK(plain.result.selectivity == 100);
-    CHECK(engine.result.selectivity == kEngineSelectivity);
+    CHECK(engine.result.selectivity == kEngineSelectivityPercent);
     REQUIRE(!engine.reports.empty());
-    CHECK(engine.reports.back().selectivity == kEngineSelectivity);
+    CHECK(engine.reports.back().selectivity == kEngineSelectivityPercent);
     CHECK(engine.result.nodes * 2 < plain.result.nodes);
     CHECK(std::abs(engine.result.score - plain.result.score) <= 6);
-    MESSAGE("depth 10: plain " << plain.result.nodes << " nodes, selectivity " << kEngineSelectivity << " "
+    MESSAGE("depth 10: plain " << plain.result.nodes << " nodes, selectivity " << kEngineSelectivityPercent << " "
                                << engine.result.nodes << " nodes; scores " << plain.result.score << " / "
                                << engine.result.score);
     // Back to the weights' model after an override.

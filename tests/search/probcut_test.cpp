@@ -75,7 +75,7 @@ TEST_CASE("probcut: the confidence quantile (two-sided normal) and 100 = off") {
     CHECK(!make_probcut(nullptr, 95).active());
     const eval::ProbCutModel empty;
     CHECK(!make_probcut(&empty, 95).active());
-    CHECK(make_probcut(&model, 10).percent == kMinSelectivity);  // clamped into 50..100
+    CHECK(make_probcut(&model, 10).percent == kMinSelectivityPercent);  // clamped into 50..100
 }
 
 TEST_CASE("probcut: inactive (selectivity 100) it is negascout: same values, nodes and leaves, any window") {

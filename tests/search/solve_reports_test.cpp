@@ -128,7 +128,7 @@ TEST_CASE("Searcher infinite: returns when its last depth is done, the caller wa
 }
 
 TEST_CASE("endgame selectivity levels map to the midgame's percent vocabulary") {
-    CHECK(endgame_selectivity_percent(0) == kMaxSelectivity);
+    CHECK(endgame_selectivity_percent(0) == kMaxSelectivityPercent);
     CHECK(endgame_selectivity_percent(1) == 99);
     CHECK(endgame_selectivity_percent(2) == 95);
     CHECK(endgame_selectivity_percent(3) == 87);
@@ -154,11 +154,11 @@ TEST_CASE("solve progress: what the solver reports becomes bounds, estimates and
     endgame::RootProgress worse = move;  // a move proved worse: not the root's news
     worse.move = 20;
     worse.new_best = false;
-    worse.bound = endgame::ScoreBound::Upper;
+    worse.bound = Bound::Upper;
     CHECK(!progress.translate(worse));
     endgame::RootProgress fail_low = move;  // an aspiration pass that failed low
     fail_low.pass_end = true;
-    fail_low.bound = endgame::ScoreBound::Upper;
+    fail_low.bound = Bound::Upper;
     r = progress.translate(fail_low);
     REQUIRE(r);
     CHECK(r->bound == Bound::Upper);
@@ -167,7 +167,7 @@ TEST_CASE("solve progress: what the solver reports becomes bounds, estimates and
     exact.score = 4;
     CHECK(!progress.translate(exact));
     endgame::RootProgress selective = exact;  // a selective pass's end: an estimate at its confidence
-    selective.selectivity = 2;
+    selective.selectivity_level = 2;
     r = progress.translate(selective);
     REQUIRE(r);
     CHECK(r->bound == Bound::Exact);

@@ -51,7 +51,7 @@ TEST_CASE("nboard session as the GUI sends it") {
     CHECK(searches >= 1);
     CHECK(searches <= 3);
     // The depth field of a selective search: 3@P% (the engine's default selectivity).
-    const std::string selective_depth = " 3@" + std::to_string(reversi::kEngineSelectivity) + "%";
+    const std::string selective_depth = " 3@" + std::to_string(reversi::kEngineSelectivityPercent) + "%";
     for (const auto& x : lines) {
         if (!starts_with(x, "search ")) continue;
         const bool ends_with_depth =

@@ -346,7 +346,7 @@ TEST_CASE("Selectivity through the protocol: info lines carry it, exact solves i
     io.send("go depth 6");
     auto lines = io.read_until("bestmove ");
     REQUIRE(!lines.empty());
-    const std::string engine_default = " selectivity " + std::to_string(reversi::kEngineSelectivity) + " ";
+    const std::string engine_default = " selectivity " + std::to_string(reversi::kEngineSelectivityPercent) + " ";
     CHECK(count_prefix(lines, "info depth 6 ") == 1);
     for (const auto& l : lines) {
         if (starts_with(l, "info depth ")) CHECK_MESSAGE(l.find(engine_default) != std::string::npos, l);

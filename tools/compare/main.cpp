@@ -192,8 +192,8 @@ int main(int argc, char** argv) {
     options.use_tt = *tt;
     options.iterative_deepening = *id;
     options.aspiration = *aspiration;
-    options.dedicated_endgame = false;      // every algorithm, negascout included, solves with its own search
-    options.selectivity = kMaxSelectivity;  // textbook comparisons: never selective (Multi-ProbCut off)
+    options.dedicated_endgame = false;             // every algorithm, negascout included, solves with its own search
+    options.selectivity = kMaxSelectivityPercent;  // textbook comparisons: never selective (Multi-ProbCut off)
     const std::string eval_name = args.get("eval", "heuristic");
     auto eval_kind = parse_eval_kind(eval_name);
     if (!eval_kind) return fail("--eval: " + eval_kind.error().message);

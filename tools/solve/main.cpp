@@ -160,11 +160,9 @@ int main(int argc, char** argv) {
                                  static_cast<unsigned long long>(p.nodes));
                     return;
                 }
-                std::fprintf(stderr, "  [level %d]%s %s %+d%s %.3fs %llu nodes\n", p.selectivity,
+                std::fprintf(stderr, "  [level %d]%s %s %+d%s %.3fs %llu nodes\n", p.selectivity_level,
                              p.pass_end ? " pass" : "", move_to_string(p.move).c_str(), p.score,
-                             p.bound == endgame::ScoreBound::Exact
-                                 ? ""
-                                 : (p.bound == endgame::ScoreBound::Lower ? " (>=)" : " (<=)"),
+                             p.bound == Bound::Exact ? "" : (p.bound == Bound::Lower ? " (>=)" : " (<=)"),
                              static_cast<double>(p.time.count()) / 1000.0, static_cast<unsigned long long>(p.nodes));
             };
         }

@@ -28,7 +28,7 @@ namespace {
 
 struct SelfPlaySettings {
     int depth = 6;
-    int selectivity = kEngineSelectivity;
+    int selectivity = kEngineSelectivityPercent;
     int random_plies = 2;
     int exact_from = 20;
     std::uint64_t seed = 1;
@@ -78,7 +78,8 @@ Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlay
 int run_selfplay(const cli::ParsedArgs& args) {
     const auto games = args.get_int("games", 1000, 1, 10000000);
     const auto depth = args.get_int("depth", 6, 1, 30);
-    const auto selectivity = args.get_int("selectivity", kEngineSelectivity, kMinSelectivity, kMaxSelectivity);
+    const auto selectivity =
+        args.get_int("selectivity", kEngineSelectivityPercent, kMinSelectivityPercent, kMaxSelectivityPercent);
     const auto random_plies = args.get_int("random-plies", 2, 0, 60);
     const auto exact_from = args.get_int("exact-from", 20, 0, 30);
     const auto threads = args.get_int("threads", 1, 1, 256);

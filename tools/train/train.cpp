@@ -36,7 +36,7 @@ Expected<std::vector<std::string>> wthor_files(const std::string& dir) {
 
 struct SearchTargetArgs {
     int depth = 0;  // 0: no searched targets
-    int selectivity = kEngineSelectivity;
+    int selectivity = kEngineSelectivityPercent;
     std::string weights;  // empty: the embedded weights
 };
 
@@ -83,7 +83,8 @@ Expected<std::uint32_t> search_tag(const SearchTargetArgs& a) {
 // [--search-weights FILE] [--search-checkpoint FILE]: rewrites the targets of the samples in the range.
 int apply_searched_targets(const cli::ParsedArgs& args, std::vector<eval::Sample>& samples, int threads) {
     const auto depth = args.get_int("search-depth", 0, 0, 20);
-    const auto selectivity = args.get_int("search-selectivity", kEngineSelectivity, kMinSelectivity, kMaxSelectivity);
+    const auto selectivity =
+        args.get_int("search-selectivity", kEngineSelectivityPercent, kMinSelectivityPercent, kMaxSelectivityPercent);
     for (const auto* v : {&depth, &selectivity}) {
         if (!*v) {
             std::fprintf(stderr, "reversi-train: %s\n", v->error().message.c_str());
@@ -221,7 +222,7 @@ int run_train(const cli::ParsedArgs& args) {
             if (pos.empty_count() > limit) return std::nullopt;
             const std::atomic<bool> stop{false};
             auto r = solver->solve(pos, endgame::SolveOptions{}, stop);
-            if (!r || !r->completed || r->bound != endgame::ScoreBound::Exact) return std::nullopt;
+            if (!r || !r->completed || r->bound != Bound::Exact) return std::nullopt;
             return ExactScore{r->score, r->best_move};
         };
     };
