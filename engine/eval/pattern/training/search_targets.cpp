@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
 #include "engine/core/little_endian.hpp"
 #include "engine/eval/weights/weights_file.hpp"
@@ -38,12 +37,6 @@ std::vector<std::uint8_t> encode_chunk(const std::vector<ScoredPosition>& record
     put_le<std::uint32_t>(bytes, crc32(bytes));
     return bytes;
 }
-
-struct KeyHash {
-    std::size_t operator()(const std::pair<Bitboard, Bitboard>& k) const noexcept {
-        return static_cast<std::size_t>((k.first * 0x9E3779B97F4A7C15ULL) ^ (k.second + (k.second >> 29)));
-    }
-};
 
 // Appends chunks to the checkpoint file (created with its header when missing).
 class CheckpointWriter {
@@ -118,6 +111,61 @@ Expected<std::vector<ScoredPosition>> load_search_checkpoint(const std::string& 
     return std::move(loaded->records);
 }
 
+namespace {
+
+using Score = std::optional<std::int8_t>;  // a clamped search score; nullopt: the scorer declined
+
+bool by_position(const ScoredPosition& a, const ScoredPosition& b) {
+    return a.player != b.player ? a.player < b.player : a.opponent < b.opponent;
+}
+
+// The score of `s` among records sorted by position, if they have it.
+Score find_score(const std::vector<ScoredPosition>& sorted, const Sample& s) {
+    const ScoredPosition key{s.player, s.opponent, 0};
+    const auto it = std::lower_bound(sorted.begin(), sorted.end(), key, by_position);
+    if (it == sorted.end() || it->player != s.player || it->opponent != s.opponent) return std::nullopt;
+    return it->score;
+}
+
+// Scores the samples samples[selected[todo[t]]] into scores[todo[t]], block by block on config.threads
+// threads, appending each finished block to `writer` when there is one; false on a write error.
+bool search_missing(const std::vector<Sample>& samples, const std::vector<std::size_t>& selected,
+                    const std::vector<std::size_t>& todo, std::vector<Score>& scores, const SearchTargetConfig& config,
+                    CheckpointWriter* writer, const std::function<void(std::size_t)>& on_block) {
+    const std::size_t block = std::max<std::size_t>(1, config.block);
+    const std::size_t blocks = (todo.size() + block - 1) / block;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex mutex;
+    const auto work = [&] {
+        const PositionScorer scorer = config.scorer_factory();
+        for (std::size_t b; !failed && (b = next++) < blocks;) {
+            std::vector<ScoredPosition> chunk;
+            const std::size_t end = std::min(todo.size(), (b + 1) * block);
+            for (std::size_t t = b * block; t < end; ++t) {
+                const auto& s = samples[selected[todo[t]]];
+                Position pos;
+                pos.player = s.player;
+                pos.opponent = s.opponent;
+                const auto v = scorer(pos);
+                if (!v) continue;
+                scores[todo[t]] = static_cast<std::int8_t>(std::clamp(*v, -64, 64));
+                chunk.push_back({s.player, s.opponent, *scores[todo[t]]});
+            }
+            const std::lock_guard lock(mutex);
+            if (writer && !writer->write(encode_chunk(chunk))) failed = true;
+            on_block(end - b * block);
+        }
+    };
+    std::vector<std::jthread> pool;
+    for (int t = 1; t < config.threads; ++t) pool.emplace_back(work);
+    work();
+    pool.clear();  // joins
+    return !failed;
+}
+
+}  // namespace
+
 Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, const SearchTargetConfig& config,
                                                   const SearchTargetProgress& progress) {
     if (!config.scorer_factory) return make_error("search targets: no scorer");
@@ -129,83 +177,53 @@ Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, 
         if (empties >= config.min_empties && empties <= config.max_empties) selected.push_back(i);
     }
     report.selected = selected.size();
-    std::vector<std::optional<int>> scores(selected.size());
 
-    std::unordered_map<std::pair<Bitboard, Bitboard>, std::int8_t, KeyHash> known;
-    std::uintmax_t usable_bytes = 0;
-    if (!config.checkpoint_path.empty()) {
-        auto loaded = read_checkpoint(config.checkpoint_path, config.tag);
-        if (!loaded) return loaded.error();
-        usable_bytes = loaded->usable_bytes;
-        known.reserve(loaded->records.size());
-        for (const auto& r : loaded->records) known.emplace(std::pair{r.player, r.opponent}, r.score);
-    }
+    // Scores found in the checkpoint; the others are searched.
+    std::vector<Score> scores(selected.size());
     std::vector<std::size_t> todo;  // indices into `selected`
+    LoadedCheckpoint loaded;
+    if (!config.checkpoint_path.empty()) {
+        auto read = read_checkpoint(config.checkpoint_path, config.tag);
+        if (!read) return read.error();
+        loaded = std::move(*read);
+        std::sort(loaded.records.begin(), loaded.records.end(), by_position);
+    }
     for (std::size_t k = 0; k < selected.size(); ++k) {
-        const auto& s = samples[selected[k]];
-        if (const auto it = known.find({s.player, s.opponent}); it != known.end()) {
-            scores[k] = it->second;
+        scores[k] = find_score(loaded.records, samples[selected[k]]);
+        if (scores[k]) {
             ++report.from_checkpoint;
         } else {
             todo.push_back(k);
         }
     }
-    known.clear();
+    loaded.records = {};
 
     std::optional<CheckpointWriter> writer;
     if (!config.checkpoint_path.empty() && !todo.empty()) {
-        auto opened = CheckpointWriter::open(config.checkpoint_path, config.tag, usable_bytes);
+        auto opened = CheckpointWriter::open(config.checkpoint_path, config.tag, loaded.usable_bytes);
         if (!opened) return opened.error();
         writer.emplace(std::move(*opened));
     }
-    const std::size_t block = std::max<std::size_t>(1, config.block);
-    const std::size_t blocks = (todo.size() + block - 1) / block;
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
-    std::mutex mutex;
-    std::size_t done = 0;
-    const auto work = [&] {
-        const PositionScorer scorer = config.scorer_factory();
-        for (std::size_t b; !failed && (b = next++) < blocks;) {
-            std::vector<ScoredPosition> chunk;
-            const std::size_t end = std::min(todo.size(), (b + 1) * block);
-            for (std::size_t t = b * block; t < end; ++t) {
-                const auto& s = samples[selected[todo[t]]];
-                Position pos;
-                pos.player = s.player;
-                pos.opponent = s.opponent;
-                scores[todo[t]] = scorer(pos);
-                if (scores[todo[t]])
-                    chunk.push_back(
-                        {s.player, s.opponent, static_cast<std::int8_t>(std::clamp(*scores[todo[t]], -64, 64))});
-            }
-            const std::lock_guard lock(mutex);
-            if (writer && !writer->write(encode_chunk(chunk))) failed = true;
-            done += end - b * block;
-            if (progress) progress(report.from_checkpoint + done, selected.size());
-        }
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (int t = 1; t < config.threads; ++t) pool.emplace_back(work);
-        work();
-    }
-    if (failed) return make_error("search checkpoint " + config.checkpoint_path + ": write error");
+    std::size_t done = report.from_checkpoint;
+    const bool written =
+        search_missing(samples, selected, todo, scores, config, writer ? &*writer : nullptr, [&](std::size_t n) {
+            done += n;
+            if (progress) progress(done, selected.size());
+        });
+    if (!written) return make_error("search checkpoint " + config.checkpoint_path + ": write error");
     report.searched = todo.size();
 
     double change = 0;
-    std::size_t scored = 0;
     for (std::size_t k = 0; k < selected.size(); ++k) {
         auto& s = samples[selected[k]];
         if (!scores[k]) {
             ++report.declined;
             continue;
         }
-        const double v = std::clamp(*scores[k], -64, 64);
-        change += std::abs(v - s.target);
-        ++scored;
-        s.target = static_cast<float>(config.weight * v + (1 - config.weight) * s.target);
+        change += std::abs(*scores[k] - s.target);
+        s.target = static_cast<float>(config.weight * *scores[k] + (1 - config.weight) * s.target);
     }
+    const std::size_t scored = selected.size() - report.declined;
     report.mean_abs_change = scored ? change / static_cast<double>(scored) : 0;
     return report;
 }
