@@ -79,9 +79,15 @@ Expected<std::uint32_t> search_tag(const SearchTargetArgs& a) {
     return eval::crc32(bytes);
 }
 
+struct SearchTargetPlan {
+    SearchTargetArgs args;
+    eval::SearchTargetConfig config;
+};
+
 // --search-depth D [--search-empties LO-HI] [--search-weight W] [--search-selectivity P]
-// [--search-weights FILE] [--search-checkpoint FILE]: rewrites the targets of the samples in the range.
-int apply_searched_targets(const cli::ParsedArgs& args, std::vector<eval::Sample>& samples, int threads) {
+// [--search-weights FILE] [--search-checkpoint FILE], checked before anything is built: `plan` stays
+// empty without --search-depth; a non-zero return is the exit code of a bad option.
+int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optional<SearchTargetPlan>& plan) {
     const auto depth = args.get_int("search-depth", 0, 0, 20);
     const auto selectivity =
         args.get_int("search-selectivity", kEngineSelectivityPercent, kMinSelectivityPercent, kMaxSelectivityPercent);
@@ -127,6 +133,14 @@ int apply_searched_targets(const cli::ParsedArgs& args, std::vector<eval::Sample
     config.threads = threads;
     config.checkpoint_path = args.get("search-checkpoint", "");
     config.scorer_factory = search_scorer_factory(a, weights);
+    plan = SearchTargetPlan{a, std::move(config)};
+    return 0;
+}
+
+// Rewrites the targets of the samples in the plan's range.
+int apply_searched_targets(const SearchTargetPlan& plan, std::vector<eval::Sample>& samples) {
+    const auto& a = plan.args;
+    const auto& config = plan.config;
     const auto t0 = std::chrono::steady_clock::now();
     auto last = t0;
     const auto report = eval::apply_search_targets(samples, config, [&](std::size_t done, std::size_t total) {
@@ -182,6 +196,25 @@ int run_train(const cli::ParsedArgs& args) {
     if (out.empty()) {
         std::fprintf(stderr, "reversi-train: train needs --out FILE\n");
         return 2;
+    }
+    // Checked before the samples are built (which can take hours), like every option.
+    std::optional<SearchTargetPlan> searched;
+    if (const int rc = plan_searched_targets(args, static_cast<int>(*threads), searched); rc != 0) return rc;
+    std::uint32_t refit_mask = 0;
+    if (args.has("refit-phases")) {
+        int lo = 0, hi = 0;
+        const std::string r = args.get("refit-phases", "");
+        if (std::sscanf(r.c_str(), "%d-%d", &lo, &hi) != 2 || lo < 0 || hi >= kPhaseCount || lo > hi) {
+            std::fprintf(stderr, "reversi-train: --refit-phases: expected LO-HI within 0-%d, got '%s'\n",
+                         kPhaseCount - 1, r.c_str());
+            return 2;
+        }
+        if (!std::filesystem::is_regular_file(out)) {
+            std::fprintf(stderr, "reversi-train: --refit-phases: %s must exist (its other phases are kept)\n",
+                         out.c_str());
+            return 1;
+        }
+        for (int p = lo; p <= hi; ++p) refit_mask |= 1u << p;
     }
     auto files = wthor_files(args.get("wthor", "../shared/data/wthor"));
     if (!files) {
@@ -267,7 +300,9 @@ int run_train(const cli::ParsedArgs& args) {
             files->size() - report.cached_files);
     }
     std::fflush(stdout);
-    if (const int rc = apply_searched_targets(args, *samples, build.threads); rc != 0) return rc;
+    if (searched) {
+        if (const int rc = apply_searched_targets(*searched, *samples); rc != 0) return rc;
+    }
 
     FitConfig fit;
     fit.lambda = lambda;
@@ -276,22 +311,6 @@ int run_train(const cli::ParsedArgs& args) {
     fit.seed = static_cast<std::uint64_t>(*seed);
     fit.min_count = static_cast<int>(*min_count);
     fit.overlap = static_cast<int>(*overlap);
-    std::uint32_t refit_mask = 0;
-    if (args.has("refit-phases")) {
-        int lo = 0, hi = 0;
-        const std::string r = args.get("refit-phases", "");
-        if (std::sscanf(r.c_str(), "%d-%d", &lo, &hi) != 2 || lo < 0 || hi >= kPhaseCount || lo > hi) {
-            std::fprintf(stderr, "reversi-train: --refit-phases: expected LO-HI within 0-%d, got '%s'\n",
-                         kPhaseCount - 1, r.c_str());
-            return 2;
-        }
-        if (!std::filesystem::is_regular_file(out)) {
-            std::fprintf(stderr, "reversi-train: --refit-phases: %s must exist (its other phases are kept)\n",
-                         out.c_str());
-            return 1;
-        }
-        for (int p = lo; p <= hi; ++p) refit_mask |= 1u << p;
-    }
     auto outcomes = train_weights(
         *samples, fit, out, args.has("resume") || refit_mask != 0,
         [&](int phase, int it, double rmse) {
