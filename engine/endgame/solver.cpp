@@ -476,6 +476,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             delta *= 2;
         }
         if (aborted) break;
+        result.last_pass = ResolvedPass{level, sign * score, result.best_move == kPass ? kPass : best};
         // The next pass starts from this pass's score and best move.
         guess = score;
         std::rotate(moves.begin(), moves.begin() + best_index, moves.begin() + best_index + 1);

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/board/position.hpp"
@@ -54,6 +55,13 @@ struct SolveOptions {
     int split_empties = 18;
 };
 
+// A root pass that ran to its end (its window resolved, or a selective pass's re-searches used up).
+struct ResolvedPass {
+    int level = 0;  // selectivity level (selectivity.hpp); 0: the exact pass
+    int score = 0;  // for the side to move, in discs: a selective pass's score is a guess
+    Move best_move = kNoMove;
+};
+
 struct SolveResult {
     int score = 0;  // exact when bound == Exact; else the fail-soft bound
     Bound bound = Bound::Exact;
@@ -64,6 +72,8 @@ struct SolveResult {
     bool completed = true;       // false when stopped
     int passes = 0;              // root passes run (selective ones, aspiration re-searches and the exact one)
     std::uint64_t probcuts = 0;  // probcut cuts in the selective passes
+    // The last pass that ran to its end: in a stopped solve, what its finished selective passes found.
+    std::optional<ResolvedPass> last_pass;
 };
 
 class EndgameSolver {

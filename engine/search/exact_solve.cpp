@@ -35,6 +35,16 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
     if (request.wld) outcome.complete = result->completed;
     outcome.pv = result->pv;
     outcome.nodes = result->nodes;
+    const auto& pass = result->last_pass;
+    if (!outcome.complete && !request.wld && pass && pass->level > 0) {
+        const int percent = endgame_selectivity_percent(pass->level);
+        if (percent >= kUsableSelectivityPercent) {
+            outcome.value = pass->score;
+            outcome.best_move = pass->best_move;
+            outcome.selectivity = percent;
+            outcome.pv = {pass->best_move};
+        }
+    }
     return outcome;
 }
 

@@ -33,12 +33,20 @@ struct ExactSolveRequest {
     int hashfull = 0;                                    // per mille, for the reports
 };
 
+// A stopped exact solve whose selective passes finished at kUsableSelectivityPercent or more gives the
+// last of them as its answer (a search that reaches the end of the game with few, confident probcuts is
+// better informed than the midgame iteration before it, whose move the Searcher would keep otherwise).
+inline constexpr int kUsableSelectivityPercent = 87;
+
 struct ExactSolveOutcome {
     int value = 0;  // exact score, or -1/0/+1 with wld
     Move best_move = kNoMove;
     bool complete = false;
     std::vector<Move> pv;
     std::uint64_t nodes = 0;
+    // Not complete, not wld: the last selective pass that finished at kUsableSelectivityPercent or more
+    // (value and best_move are then its score and move, selectivity its percent); 100 otherwise.
+    int selectivity = kMaxSelectivityPercent;
 };
 
 [[nodiscard]] ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Position& pos,

@@ -14,6 +14,8 @@ struct RootSearch {
     bool complete = true;      // false when the search was stopped
     int null_window_searches = 0;
     std::vector<Move> pv;  // filled by the dedicated endgame solver; empty: read the table
+    // Below 100: the answer of a stopped dedicated solve, its last finished selective pass (exact_solve.hpp).
+    int selectivity = kMaxSelectivityPercent;
 };
 
 // Whether the algorithm takes a window (and so can run inside aspiration windows).

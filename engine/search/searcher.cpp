@@ -214,12 +214,14 @@ RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const 
     request.hashfull = ctx.tt ? ctx.tt->hashfull() : 0;
     const ExactSolveOutcome o = run_endgame_solver(dedicated.solver(), root.pos, request);
     ctx.nodes += o.nodes;
-    if (!o.complete) ctx.aborted = true;
     RootSearch r;
     r.value = o.value;
     r.best_move = o.best_move;
     r.complete = o.complete;
     r.pv = o.pv;
+    r.selectivity = o.selectivity;
+    if (o.selectivity < kMaxSelectivityPercent) r.complete = true;  // stopped, answered by a selective pass
+    if (!r.complete) ctx.aborted = true;
     return r;
 }
 
@@ -432,7 +434,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
                 r.best_move = list[0];
             }
             prev[static_cast<std::size_t>(line - 1)] = r.value;
-            const bool exact = driver.is_exact_depth(depth);
+            const bool exact = driver.is_exact_depth(depth) && r.selectivity == kMaxSelectivityPercent;
             IterationReport report;
             report.depth = depth;
             report.selective_depth = std::max(depth, ctx.max_ply);
@@ -444,7 +446,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.leaves = ctx.leaves;
             report.time = elapsed(start);
             report.hashfull = tt ? tt->hashfull() : 0;
-            report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : kMaxSelectivityPercent;
+            report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : r.selectivity;
             report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
                 result.best_move = r.best_move;

@@ -4,6 +4,12 @@
 
 namespace reversi::timing {
 
+std::int64_t costly_weight_left(int empties) noexcept {
+    std::int64_t sum = 0;
+    for (int e = empties; e > kCheapEmpties; e -= 2) sum += move_weight(e);
+    return sum;
+}
+
 TimeLimits plan_move_time(const ClockState& c) noexcept {
     using std::chrono::milliseconds;
     TimeLimits limits;
@@ -15,17 +21,23 @@ TimeLimits plan_move_time(const ClockState& c) noexcept {
     }
     if (!c.remaining_ms) return limits;
     const std::int64_t available = std::max<std::int64_t>(0, *c.remaining_ms - c.overhead_ms);
-    // The hard limit spreads the clock over every move left, the soft one over the moves before the
-    // cheap endgame (front-loaded: the midgame gets the time the quick solves leave over).
+    // The hard limit spreads the clock over every move left, the soft one over the weights of the moves
+    // before the cheap endgame (move_weight: the moves around the first solves get more).
     const std::int64_t own_moves_left = std::max(1, (c.empties + 1) / 2);
-    const std::int64_t costly_moves_left = std::max(1, (c.empties - kCheapEmpties + 1) / 2);
     const auto moves_left = [&](std::int64_t own) {
         return c.movestogo ? std::clamp<std::int64_t>(*c.movestogo, 1, own + 2) : own + kReserveMoves;
     };
     const std::int64_t inc = std::max<std::int64_t>(0, c.increment_ms);
     const std::int64_t spread = available / moves_left(own_moves_left) + inc * 3 / 4;
-    const std::int64_t share = available / moves_left(costly_moves_left) + inc * 3 / 4;
-    std::int64_t hard = std::min(spread * 4, available / 2);
+    std::int64_t share = 0;
+    if (c.movestogo || c.empties <= kCheapEmpties) {
+        const std::int64_t costly_moves_left = std::max(1, (c.empties - kCheapEmpties + 1) / 2);
+        share = available / moves_left(costly_moves_left) + inc * 3 / 4;
+    } else {
+        const std::int64_t weights_left = costly_weight_left(c.empties) + kReserveMoves * kMidgameWeight;
+        share = available * move_weight(c.empties) / weights_left + inc * 3 / 4;
+    }
+    std::int64_t hard = std::min(std::max(spread * 4, share * 2), available / 2);
     std::int64_t soft = std::min(share, hard);
     hard = std::max<std::int64_t>(hard, 1);
     soft = std::max<std::int64_t>(soft, 1);

@@ -2,6 +2,7 @@
 // memory budget.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <random>
 
 #include "engine/board/notation.hpp"
@@ -72,6 +73,33 @@ TEST_CASE("time manager: more time and fewer moves to go give more time") {
         clock -= timing::plan_move_time(g).hard->count();
         CHECK(clock > 0);
     }
+}
+
+TEST_CASE("time manager: in sudden death the endgame band gets the larger shares, the cheap moves the least") {
+    // A game of sudden death from 52 empties where every move uses its soft limit: the moves at 19-26
+    // empties get about kEndgameWeight / kMidgameWeight times a midgame move, the cheap ones almost nothing,
+    // and the reserve is still on the clock at the end.
+    std::int64_t clock = 1000;
+    std::map<int, std::int64_t> soft;
+    for (int empties = 52; empties > 0; empties -= 2) {
+        timing::ClockState g;
+        g.remaining_ms = clock;
+        g.empties = empties;
+        g.overhead_ms = 0;
+        const auto t = timing::plan_move_time(g);
+        soft[empties] = t.soft->count();
+        CHECK(*t.soft <= *t.hard);
+        clock -= t.soft->count();
+    }
+    CHECK(soft[24] >= 2 * soft[40]);
+    CHECK(soft[20] >= 2 * soft[30]);
+    CHECK(soft[40] >= soft[52]);  // the shares do not shrink through the midgame
+    CHECK(soft[8] < soft[40]);
+    CHECK(clock > 100);
+    CHECK(clock < 400);
+    CHECK(timing::costly_weight_left(52) ==
+          4 * timing::kEndgameWeight + (20 - 4) * timing::kMidgameWeight);  // 52, 50, ..., 14: 20 moves
+    CHECK(timing::costly_weight_left(12) == 0);
 }
 
 namespace {

@@ -4,11 +4,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "engine/board/notation.hpp"
+#include "engine/search/exact_solve.hpp"
 #include "engine/search/searcher.hpp"
 #include "engine/search/solve_progress.hpp"
 #include "tests/support/ffo_positions.hpp"
@@ -102,6 +104,42 @@ TEST_CASE("Searcher solve: the node limit and the deadline reach the solver dire
         CHECK(Clock::now() - t0 < std::chrono::seconds(3));
         CHECK(r.best_move < kPass);
     }
+}
+
+TEST_CASE("Searcher solve: stopped in a later pass, the answer is the last selective pass at 87 % or more") {
+    // FFO #40 (20 empties: the solver's selective passes run, 68 %, 87 %, 95 %, 99 %, then the exact one).
+    // A first solve records the nodes at the end of the 95 % pass; a second one, with a node budget just
+    // past them, is stopped in a later pass and answers with that pass's move and score, reported at
+    // depth = empties as selective (not exact), instead of the depth-8 midgame move before the solve.
+    const Position pos = board(kFfo40);
+    const std::atomic<bool> stop{false};
+    SearchLimits limits;
+    limits.solve = true;
+    std::uint64_t nodes_95 = 0;
+    Move move_95 = kNoMove;
+    {
+        Searcher searcher(16);
+        Collected got;
+        const SearchResult full = searcher.search(pos, limits, got.callbacks(), stop);
+        REQUIRE(full.exact);
+        for (const IterationReport& r : got.reports) {
+            if (r.depth == 20 && !r.progress && r.selectivity == 95 && r.nodes > nodes_95) {
+                nodes_95 = r.nodes;
+                move_95 = r.pv.empty() ? kNoMove : r.pv.front();
+            }
+        }
+    }
+    REQUIRE(nodes_95 > 0);
+    Searcher searcher(16);
+    limits.nodes = nodes_95 + 1;
+    const SearchResult r = searcher.search(pos, limits, {}, stop);
+    CHECK(!r.exact);
+    CHECK(r.depth == 20);
+    CHECK(r.selectivity >= kUsableSelectivityPercent);
+    CHECK(r.selectivity < kMaxSelectivityPercent);
+    CHECK((pos.moves() & square_bit(r.best_move)) != 0);
+    if (r.selectivity == 95) CHECK(r.best_move == move_95);
+    CHECK(std::abs(r.score - 38) <= 8);  // a selective score, near the exact +38
 }
 
 TEST_CASE("Searcher infinite: returns when its last depth is done, the caller waits for stop") {
