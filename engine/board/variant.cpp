@@ -26,20 +26,23 @@ constexpr Bitboard kDiamond = rectangle(3, 1, 4, 1) | rectangle(2, 2, 5, 2) | re
 constexpr Bitboard kDiagonalWhite = sq('d', 4) | sq('e', 5);
 constexpr Bitboard kDiagonalBlack = sq('d', 5) | sq('e', 4);
 
-constexpr std::array<VariantInfo, 5> kVariants = {{
+constexpr std::array<VariantInfo, 6> kVariants = {{
     {Variant::Standard, "8x8", ~Bitboard{0}, kDiagonalBlack, kDiagonalWhite, ScoreRule::EmptiesToWinner},
     {Variant::Board6x6, "6x6", rectangle(1, 1, 6, 6), kDiagonalBlack, kDiagonalWhite, ScoreRule::EmptiesToWinner},
     {Variant::Board4x4, "4x4", rectangle(2, 2, 5, 5), kDiagonalBlack, kDiagonalWhite, ScoreRule::EmptiesToWinner},
     {Variant::Diamond, "diamond", kDiamond, kDiagonalBlack, kDiagonalWhite, ScoreRule::DiscDifference},
     {Variant::DiamondParallel, "diamond-parallel", kDiamond, sq('e', 4) | sq('e', 5), sq('d', 4) | sq('d', 5),
      ScoreRule::DiscDifference},
+    // The parallel start on 6x6 (solved: 19-17 for white), placed like diamond-parallel's.
+    {Variant::Board6x6Parallel, "6x6-parallel", rectangle(1, 1, 6, 6), sq('e', 4) | sq('e', 5), sq('d', 4) | sq('d', 5),
+     ScoreRule::EmptiesToWinner},
 }};
 
 static_assert(popcount(kDiamond) == 24);
 
 }  // namespace
 
-const std::array<VariantInfo, 5>& all_variants() noexcept { return kVariants; }
+const std::array<VariantInfo, 6>& all_variants() noexcept { return kVariants; }
 
 const VariantInfo& variant_info(Variant v) noexcept { return kVariants[static_cast<std::size_t>(v)]; }
 
@@ -55,7 +58,7 @@ Expected<Variant> parse_variant(std::string_view name) {
         }
     }
     return make_error("unknown variant '" + std::string(name) +
-                      "' (expected 8x8, 6x6, 4x4, diamond or diamond-parallel)");
+                      "' (expected 8x8, 6x6, 4x4, diamond, diamond-parallel or 6x6-parallel)");
 }
 
 Variant variant_of(const Position& pos) noexcept {

@@ -8,7 +8,7 @@
 
 namespace reversi {
 
-enum class Variant : std::uint8_t { Standard, Board6x6, Board4x4, Diamond, DiamondParallel };
+enum class Variant : std::uint8_t { Standard, Board6x6, Board4x4, Diamond, DiamondParallel, Board6x6Parallel };
 
 struct VariantInfo {
     Variant id;
@@ -20,10 +20,11 @@ struct VariantInfo {
 };
 
 [[nodiscard]] const VariantInfo& variant_info(Variant v) noexcept;
-[[nodiscard]] const std::array<VariantInfo, 5>& all_variants() noexcept;
-// Case-insensitive name ("8x8", "standard", "6x6", "4x4", "diamond", "diamond-parallel").
+[[nodiscard]] const std::array<VariantInfo, 6>& all_variants() noexcept;
+// Case-insensitive name ("8x8", "standard", "6x6", "4x4", "diamond", "diamond-parallel", "6x6-parallel").
 [[nodiscard]] Expected<Variant> parse_variant(std::string_view name);
-// The variant whose board is `playable` (Standard when none matches exactly).
+// The variant whose board is `playable` (Standard when none matches exactly; the first listed when two
+// share the board and rule: 6x6 for 6x6-parallel, diamond for diamond-parallel).
 [[nodiscard]] Variant variant_of(const Position& pos) noexcept;
 
 // The variant's start position, black to move.

@@ -17,7 +17,7 @@
 // score is then not proven). Progress: each root move's result, the end of each root pass and, when
 // nothing else was reported for a second, a periodic report (solve_control.hpp's RootProgress).
 // Only the standard board is handled (every square playable, empties counted for the winner): other
-// variants are rejected with an error, and the caller falls back to the generic search.
+// variants are rejected with an error; VariantSolver (variant_solver.hpp) solves them with this table.
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -88,6 +88,8 @@ public:
     [[nodiscard]] std::size_t hash_size() const noexcept { return tt_.size_mib(); }
     void clear() noexcept { tt_.clear(); }
     [[nodiscard]] int hashfull() const noexcept { return tt_.hashfull(); }
+    // The table, lent to the variant solver (variant_solver.hpp) for the other boards.
+    [[nodiscard]] EndgameTT& table() noexcept { return tt_; }
 
     // Errors: a variant board or the disc-difference rule; an empty or reversed window; threads < 1.
     [[nodiscard]] Expected<SolveResult> solve(const Position& pos, const SolveOptions& options,

@@ -1,5 +1,6 @@
 #include "engine/search/exact_solve.hpp"
 
+#include "engine/endgame/variant_solver.hpp"
 #include "engine/search/solve_progress.hpp"
 
 namespace reversi {
@@ -7,8 +8,7 @@ namespace reversi {
 bool endgame_solver_applies(const Position& pos, const SearchOptions& options, bool all_root_moves) noexcept {
     const bool ordered = options.ordering == MoveOrdering::Normal || options.ordering == MoveOrdering::Evaluated;
     return options.dedicated_endgame && options.algorithm == Algorithm::NegaScout && options.use_tt && ordered &&
-           options.multipv == 1 && all_root_moves && pos.playable == ~Bitboard{0} &&
-           pos.rule == ScoreRule::EmptiesToWinner;
+           options.multipv == 1 && all_root_moves && pos.playable != 0;
 }
 
 ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Position& pos,
@@ -25,7 +25,10 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
             if (auto report = progress.translate(p)) request.on_report(*report);
         };
     }
-    auto result = solver.solve(pos, options, request.limits, relay);
+    // The standard board goes to the 8x8 solver, every other board to the variant solver (same table).
+    const bool standard = pos.playable == ~Bitboard{0} && pos.rule == ScoreRule::EmptiesToWinner;
+    auto result = standard ? solver.solve(pos, options, request.limits, relay)
+                           : endgame::VariantSolver(solver.table()).solve(pos, options, request.limits, relay);
 
     ExactSolveOutcome outcome;
     if (!result) return outcome;  // unreachable when endgame_solver_applies() holds

@@ -15,7 +15,8 @@
 namespace reversi {
 
 // The dedicated solver is used for exact (and WLD) solves in the engine's own configuration: negascout
-// with the table and normal ordering, one line, every root move, standard 8x8 board and rule. Textbook
+// with the table and normal ordering, one line, every root move, on every variant (the 8x8 board and rule
+// through EndgameSolver, the others through endgame::VariantSolver with its table). Textbook
 // configurations (another algorithm, TT off, ordering none/fixed, MultiPV) keep the generic search so
 // that their node counts stay those of the algorithm; so does SearchOptions::dedicated_endgame = false.
 [[nodiscard]] bool endgame_solver_applies(const Position& pos, const SearchOptions& options,

@@ -29,7 +29,7 @@ constexpr const char* kHelp[] = {
     "  ucinewgame                   clear the hash table and history",
     "  position startpos [moves m1 m2 ...]  (a moves token may be a transcript: f5d6c3)",
     "  position board <64 squares> <side> [moves ...]",
-    "  position variant <8x8|6x6|4x4|diamond|diamond-parallel> [board <64 squares> <side>] [moves ...]",
+    "  position variant <8x8|6x6|6x6-parallel|4x4|diamond|diamond-parallel> [board <64 squares> <side>] [moves ...]",
     "  position obf <OBF line>",
     "  go [depth N] [nodes N] [movetime MS] [btime MS] [wtime MS] [binc MS] [winc MS] [movestogo N]",
     "     [infinite] [solve] [wld] [searchmoves m ...] [algo NAME]   -> info ..., info string stats ..., bestmove M",

@@ -101,7 +101,7 @@ TEST_CASE("exact solves: the dedicated solver applies only in the engine's own c
     SearchOptions o;
     CHECK(endgame_solver_applies(pos, o, true));
     CHECK_FALSE(endgame_solver_applies(pos, o, false));
-    CHECK_FALSE(endgame_solver_applies(start_position(Variant::Board6x6), o, true));
+    CHECK(endgame_solver_applies(start_position(Variant::Board6x6), o, true));  // the variant solver
     o.algorithm = Algorithm::AlphaBeta;
     CHECK_FALSE(endgame_solver_applies(pos, o, true));
     o = SearchOptions{};

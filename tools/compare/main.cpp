@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
          {"ordering", true,
           "move ordering: normal, none (ascending squares), article (the mini-reversi\n"
           "                   article's fixed order d2 e2 b4 g4 ...) (default normal)"},
-         {"variant", true, "board of the board strings and of --start: 8x8, 6x6, 4x4, diamond, diamond-parallel"},
+         {"variant", true,
+          "board of the board strings and of --start: 8x8, 6x6, 6x6-parallel, 4x4, diamond, diamond-parallel"},
          {"start", false, "add the variant's start position"},
          {"id", true, "iterative deepening on/off (default on: a cell counts iterations 1..depth)"},
          {"aspiration", true, "aspiration windows on/off (default on)"},

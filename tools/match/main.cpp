@@ -50,7 +50,7 @@ const cli::ProgramSpec kSpec{
      {"balance", true, "K: keep random openings whose shallow search is within +-K discs (default 64)"},
      {"balance-depth", true, "depth of that search (default 4; 0 keeps every opening)"},
      {"seed", true, "seed for random openings and the random order (default 1)"},
-     {"variant", true, "8x8 (default), 6x6, 4x4, diamond, diamond-parallel"},
+     {"variant", true, "8x8 (default), 6x6, 6x6-parallel, 4x4, diamond, diamond-parallel"},
      {"out", true, "PREFIX of the files written: PREFIX.ggf, PREFIX.log, PREFIX.json (default match)"},
      {"resume", false, "continue the match recorded in PREFIX.log"},
      {"overwrite", false, "start over even when PREFIX.log exists"},

@@ -1,5 +1,6 @@
 // reversi-solve: solves the positions of an OBF file with the exact endgame solver and compares each
 // score with the file's; a table per position, totals, and exit status 1 when any score is wrong.
+// --variant: the same on another board (variant_mode.cpp), or the solve of its start position.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "protocol/cli/command_line.hpp"
 #include "protocol/cli/logging.hpp"
 #include "tools/solve/calibrate.hpp"
+#include "tools/solve/variant_mode.hpp"
 
 using namespace reversi;
 
@@ -36,10 +38,20 @@ int sign(int v) { return (v > 0) - (v < 0); }
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
         "reversi-solve",
-        "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]",
+        "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]\n"
+        "       reversi-solve --variant 6x6|6x6-parallel|4x4|diamond|diamond-parallel [--file F.obf] [--hash MiB] "
+        "[--wld]",
         "Solves every position of an OBF file exactly (or win/loss/draw with --wld) and prints, per\n"
         "position: number, empties, best move, score, expected score, time, nodes and nodes/s, then\n"
-        "totals. Exits with status 1 when a score (or, with --wld, a result) differs from the file's.",
+        "totals. Exits with status 1 when a score (or, with --wld, a result) differs from the file's.\n"
+        "With --variant (a board other than 8x8) the positions are on that board: each OBF board lists the\n"
+        "variant's playable squares alone, row by row from its top-left square (36 characters on 6x6, 16 on\n"
+        "4x4, 24 on the diamonds: d2 e2 / c3-f3 / b4-g4 / b5-g5 / c6-f6 / d7 e7 of the 8x8 board), then the\n"
+        "side to move; moves are named in the variant's own coordinates (a1 = the top-left corner of the\n"
+        "smallest rectangle holding its squares: b2 of 8x8 on 6x6 and the diamonds, c3 on 4x4). Without\n"
+        "--file it solves the variant's start position and prints the score (black's), time, nodes,\n"
+        "nodes/s and the principal variation. One thread; --hash and --wld apply, the 8x8 solver's\n"
+        "options do not.",
         {{"file", true, "OBF file (default ../shared/data/ffo/fforum-40-59.obf from the project root)"},
          {"threads", true, "search threads (default 1)"},
          {"hash", true, "transposition table in MiB (default 256)"},
@@ -62,7 +74,9 @@ int main(int argc, char** argv) {
           "pattern (default: the trained pattern evaluation orders moves from 12 empties and drives the "
           "selective passes) or simple (the mobility/corner evaluation only; no selective passes)"},
          {"keep-hash", false, "keep the table between positions (default: cleared before each)"},
-         {"verbose", false, "log every root move result to stderr"}},
+         {"verbose", false, "log every root move result to stderr"},
+         {"variant", true,
+          "8x8 (default), 6x6, 6x6-parallel, 4x4, diamond or diamond-parallel: solve on that board (see above)"}},
         "Example: nice -n 10 build/release/tools/reversi-solve --threads 2"};
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
@@ -74,6 +88,22 @@ int main(int argc, char** argv) {
     if (!threads || !hash) {
         std::fprintf(stderr, "reversi-solve: %s\n", (!threads ? threads.error() : hash.error()).message.c_str());
         return 2;
+    }
+    if (args.has("variant")) {
+        auto variant = parse_variant(args.get("variant", ""));
+        if (!variant) {
+            std::fprintf(stderr, "reversi-solve: --variant: %s\n", variant.error().message.c_str());
+            return 2;
+        }
+        if (*variant != Variant::Standard) {
+            solve_tool::VariantRun run;
+            run.variant = *variant;
+            if (args.has("file")) run.file = args.get("file", "");
+            run.hash_mib = static_cast<std::size_t>(*hash);
+            run.wld = args.has("wld");
+            run.verbose = args.has("verbose");
+            return solve_tool::solve_variant(run);
+        }
     }
     auto entries = read_obf_file(file);
     if (!entries) {

@@ -1,0 +1,137 @@
+#include "engine/board/variant_notation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+
+namespace reversi {
+
+namespace {
+
+struct Box {
+    int first_column = 0;
+    int first_row = 0;
+};
+
+Box box_of(Bitboard playable) {
+    Box box{7, 7};
+    for (const int sq : squares(playable)) {
+        box.first_column = std::min(box.first_column, column_of(sq));
+        box.first_row = std::min(box.first_row, row_of(sq));
+    }
+    return box;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+Expected<Move> parse_local_move(std::string_view text, Variant variant) {
+    text = trim(text);
+    auto m = parse_move(text);  // the same syntax; shifted below
+    if (!m) return m;
+    if (*m == kPass || *m == kNoMove) return m;
+    const Bitboard playable = variant_info(variant).playable;
+    const Box box = box_of(playable);
+    const int column = column_of(*m) + box.first_column;
+    const int row = row_of(*m) + box.first_row;
+    if (column > 7 || row > 7 || !(playable & square_bit(make_square(column, row)))) {
+        std::string message = "'";  // built in steps: GCC 12 warns (-Wrestrict) on "'" + std::string
+        message += text;
+        message += "' is not a square of the ";
+        message += variant_info(variant).name;
+        message += " board";
+        return make_error(message);
+    }
+    return static_cast<Move>(make_square(column, row));
+}
+
+std::string local_move_to_string(Move m, Variant variant) {
+    if (m >= 64) return move_to_string(m);
+    const Box box = box_of(variant_info(variant).playable);
+    return move_to_string(static_cast<Move>(make_square(column_of(m) - box.first_column, row_of(m) - box.first_row)));
+}
+
+Expected<Position> parse_compact_board(std::string_view text, Variant variant) {
+    std::string compact;
+    for (const char c : text) {
+        if (!std::isspace(static_cast<unsigned char>(c))) compact += c;
+    }
+    const auto& info = variant_info(variant);
+    const auto n = static_cast<std::size_t>(popcount(info.playable));
+    if (compact.size() != n + 1) {
+        return make_error("bad " + std::string(info.name) + " board: expected " + std::to_string(n) +
+                          " squares and the side to move, got " + std::to_string(compact.size()) + " characters");
+    }
+    std::string full(64, '-');
+    std::size_t i = 0;
+    for (const int sq : squares(info.playable)) full[static_cast<std::size_t>(sq)] = compact[i++];
+    full += compact.back();
+    return parse_board(full, variant);
+}
+
+std::string to_compact_board(const Position& pos, Variant variant) {
+    std::string s;
+    for (const int sq : squares(variant_info(variant).playable)) {
+        s += (pos.black() & square_bit(sq)) ? 'X' : (pos.white() & square_bit(sq)) ? 'O' : '-';
+    }
+    s += pos.side == Color::Black ? " X" : " O";
+    return s;
+}
+
+Expected<ObfEntry> parse_variant_obf_line(std::string_view line, Variant variant) {
+    // Rewritten as an 8x8 OBF line (board expanded, moves renamed), then parsed by parse_obf_line.
+    std::string comment;
+    if (const auto pct = line.find('%'); pct != std::string_view::npos) {
+        comment = std::string(line.substr(pct));
+        line = line.substr(0, pct);
+    }
+    std::string rewritten;
+    bool first = true;
+    for (;;) {
+        const auto semi = line.find(';');
+        const std::string_view field = trim(line.substr(0, semi));
+        if (first) {
+            auto pos = parse_compact_board(field, variant);
+            if (!pos) return make_error("bad OBF line: " + pos.error().message);
+            rewritten = to_board_string(*pos);
+            first = false;
+        } else if (const auto colon = field.find(':'); colon != std::string_view::npos) {
+            auto move = parse_local_move(field.substr(0, colon), variant);
+            if (!move) return make_error("bad OBF line: " + move.error().message);
+            rewritten += "; " + move_to_string(*move) + std::string(field.substr(colon));
+        } else if (!field.empty()) {
+            rewritten += "; " + std::string(field);
+        }
+        if (semi == std::string_view::npos) break;
+        line.remove_prefix(semi + 1);
+    }
+    auto entry = parse_obf_line(rewritten + comment);
+    if (!entry) return entry;
+    const auto& info = variant_info(variant);
+    entry->position.playable = info.playable;
+    entry->position.rule = info.rule;
+    return entry;
+}
+
+Expected<std::vector<ObfEntry>> read_variant_obf_file(const std::string& path, Variant variant) {
+    std::ifstream in(path);
+    if (!in) return make_error("cannot open OBF file '" + path + "'");
+    std::vector<ObfEntry> entries;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (trim(std::string_view(line).substr(0, line.find('%'))).empty()) continue;
+        auto entry = parse_variant_obf_line(line, variant);
+        if (!entry) return make_error(path + ":" + std::to_string(number) + ": " + entry.error().message);
+        entries.push_back(std::move(*entry));
+    }
+    return entries;
+}
+
+}  // namespace reversi

@@ -1,0 +1,454 @@
+#include "engine/endgame/variant_solver.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "engine/board/moves.hpp"
+#include "engine/endgame/board_ops.hpp"
+#include "engine/eval/pattern/symmetry.hpp"
+
+namespace reversi::endgame {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kInfinity = kScoreMax + 1;
+constexpr int kHashEmpties = 8;  // nodes with this many empties or more use the table (and ETC)
+constexpr int kSortEmpties = 6;  // nodes with more empties sort their moves by mobility; fewer: parity only
+
+// The four line directions as pairs of shifts (towards higher squares, towards lower squares).
+struct Direction {
+    int shift;
+    Bitboard keep_up;    // squares that may receive a bit shifted up (no wrap across the board's side)
+    Bitboard keep_down;  // the same for a shift down
+};
+constexpr std::array<Direction, 4> kDirections = {{
+    {1, kNotColumnA, kNotColumnH},    // along a row
+    {8, ~Bitboard{0}, ~Bitboard{0}},  // along a column
+    {9, kNotColumnA, kNotColumnH},    // a1-h8 diagonal
+    {7, kNotColumnH, kNotColumnA},    // h1-a8 diagonal
+}};
+constexpr Bitboard up(Bitboard b, const Direction& d) noexcept { return (b << d.shift) & d.keep_up; }
+constexpr Bitboard down(Bitboard b, const Direction& d) noexcept { return (b >> d.shift) & d.keep_down; }
+
+// Squares of `playable` that can never be flipped: along every line, a neighbour is off the board.
+constexpr Bitboard unflippable_squares(Bitboard playable) noexcept {
+    Bitboard s = playable;
+    for (const Direction& d : kDirections) s &= ~up(playable, d) | ~down(playable, d);
+    return s;
+}
+
+// The board of one solve: playable squares, their count, the rule and the table key's salt.
+struct Board {
+    Bitboard playable = 0;
+    int squares = 0;
+    ScoreRule rule = ScoreRule::EmptiesToWinner;
+    Bitboard corners = 0;  // unflippable squares (the corners of a rectangle, the tips of a diamond)
+    std::uint64_t salt = 0;
+
+    // Final score of a finished game for the owner of P (Position::final_score).
+    [[nodiscard]] int final_score(Bitboard P, Bitboard O) const noexcept {
+        const int diff = popcount(P) - popcount(O);
+        if (rule == ScoreRule::DiscDifference || diff == 0) return diff;
+        const int empties = squares - popcount(P | O);
+        return diff > 0 ? diff + empties : diff - empties;
+    }
+};
+
+constexpr std::uint64_t salt_of(Bitboard playable, ScoreRule rule) noexcept {
+    std::uint64_t h = (playable ^ 0x5bd1e9955bd1e995ULL) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
+    h *= 0x94d049bb133111ebULL;
+    h ^= h >> 29;
+    return rule == ScoreRule::DiscDifference ? ~h : h;
+}
+
+struct ScoredMove {
+    int square = 0;
+    int key = 0;
+    Bitboard next_p = 0;  // the position after the move, opponent to move
+    Bitboard next_o = 0;
+};
+
+// One thread's search: fail-soft NegaScout, the table from kHashEmpties empties.
+class Worker {
+public:
+    Worker(EndgameTT& tt, const Board& board, SolveControl& control) : tt_(tt), board_(board), control_(control) {}
+
+    [[nodiscard]] std::uint64_t nodes() const noexcept { return nodes_; }
+    [[nodiscard]] bool aborted() const noexcept { return aborted_; }
+
+    // Value of (P, O), P to move, in the window (alpha, beta); fail-soft. 0 once aborted.
+    template <bool Pv>
+    int search(Bitboard P, Bitboard O, int alpha, int beta) {
+        const Bitboard empties = board_.playable & ~(P | O);
+        const int n = popcount(empties);
+        if (n <= kSortEmpties) return shallow(P, O, empties, alpha, beta, false);
+        if (nodes_ - charged_ >= SolveControl::kPollNodes) {
+            control_.charge(nodes_ - charged_);
+            charged_ = nodes_;
+            if (control_.halted()) aborted_ = true;
+        }
+        if (aborted_) return 0;
+        ++nodes_;
+        // Stability cutoff: P ends with at most squares - stable(O) discs.
+        if (board_.squares - 2 * popcount(O) <= alpha) {
+            const int bound = board_.squares - 2 * popcount(variant_stable_discs(O, P | O, board_.playable));
+            if (bound <= alpha) return bound;
+        }
+        const bool use_tt = n >= kHashEmpties;
+        const std::uint64_t key = use_tt ? hash_discs(P, O) ^ board_.salt : 0;
+        Move hash_move = kNoMove;
+        if (use_tt) {
+            EndgameTTData e;
+            if (tt_.probe(key, e)) {
+                int score = 0;
+                if (e.cuts(0, alpha, beta, score)) return score;
+                hash_move = e.move;
+                if (e.lower > alpha) alpha = e.lower;  // still inside (alpha, beta): the bounds narrow it
+                if (e.upper < beta) beta = e.upper;
+            }
+        }
+        const Bitboard moves = legal_moves(P, O) & empties;
+        if (!moves) {
+            if (!(legal_moves(O, P) & empties)) return board_.final_score(P, O);
+            return -search<Pv>(O, P, -beta, -alpha);
+        }
+        const std::uint64_t nodes_before = nodes_;
+        std::array<ScoredMove, 64> list;
+        int count = 0;
+        const Bitboard odd = odd_quadrants(empties);
+        for (const int sq : squares(moves)) {
+            ScoredMove& m = list[static_cast<std::size_t>(count++)];
+            const Bitboard f = flips(P, O, sq);
+            m.square = sq;
+            m.next_p = O ^ f;
+            m.next_o = P ^ f ^ square_bit(sq);
+            if (n - 1 >= kHashEmpties) {  // enhanced transposition cutoff
+                EndgameTTData child;
+                if (tt_.probe(hash_discs(m.next_p, m.next_o) ^ board_.salt, child) && -child.upper >= beta) {
+                    tt_.store(key, n, -child.upper, kScoreMax, static_cast<Move>(sq), 1);
+                    return -child.upper;
+                }
+            }
+            if (sq == hash_move) {
+                m.key = 1 << 20;
+                continue;
+            }
+            const Bitboard replies = legal_moves(m.next_p, m.next_o) & (empties ^ square_bit(sq));
+            m.key = -16 * (popcount(replies) + popcount(replies & board_.corners));
+            if (board_.corners & square_bit(sq)) m.key += 8;
+            if (odd & square_bit(sq)) m.key += 2;
+        }
+        const int alpha0 = alpha;
+        int best = -kInfinity;
+        Move best_move = kNoMove;
+        for (int i = 0; i < count; ++i) {
+            auto top = std::max_element(list.begin() + i, list.begin() + count,
+                                        [](const ScoredMove& a, const ScoredMove& b) { return a.key < b.key; });
+            std::iter_swap(list.begin() + i, top);
+            const ScoredMove& m = list[static_cast<std::size_t>(i)];
+            int score = 0;
+            if (i == 0) {
+                score = -search<Pv>(m.next_p, m.next_o, -beta, -alpha);
+            } else {
+                score = -search<false>(m.next_p, m.next_o, -alpha - 1, -alpha);
+                if (Pv && score > alpha && score < beta) score = -search<true>(m.next_p, m.next_o, -beta, -alpha);
+            }
+            if (aborted_) return 0;
+            if (score > best) {
+                best = score;
+                best_move = static_cast<Move>(m.square);
+                if (score > alpha) {
+                    alpha = score;
+                    if (alpha >= beta) break;
+                }
+            }
+        }
+        if (use_tt) {
+            const int lower = best > alpha0 ? best : -kScoreMax;
+            const int upper = best < beta ? best : kScoreMax;
+            tt_.store(key, n, lower, upper, best_move, nodes_ - nodes_before);
+        }
+        return best;
+    }
+
+private:
+    // Fail-soft alpha-beta without table or sorting: moves in odd quadrants first. `passed`: the opponent
+    // has just passed (no move here ends the game).
+    int shallow(Bitboard P, Bitboard O, Bitboard empties, int alpha, int beta, bool passed) {
+        if (popcount(empties) == 1) return last_one(P, O, first_square(empties));
+        ++nodes_;
+        const Bitboard moves = legal_moves(P, O) & empties;
+        if (!moves) {
+            if (passed) return board_.final_score(P, O);
+            return -shallow(O, P, empties, -beta, -alpha, true);
+        }
+        const Bitboard odd = odd_quadrants(empties);
+        int best = -kInfinity;
+        for (const Bitboard part : {moves & odd, moves & ~odd}) {
+            for (const int sq : squares(part)) {
+                const Bitboard f = flips(P, O, sq);
+                const int score =
+                    -shallow(O ^ f, P ^ f ^ square_bit(sq), empties ^ square_bit(sq), -beta, -alpha, false);
+                if (score > best) {
+                    best = score;
+                    if (score > alpha) {
+                        alpha = score;
+                        if (alpha >= beta) return best;
+                    }
+                }
+            }
+        }
+        return best;
+    }
+
+    // The last empty square `sq`: P plays it, else O does, else the game ends with it empty.
+    int last_one(Bitboard P, Bitboard O, int sq) {
+        ++nodes_;
+        Bitboard f = flips(P, O, sq);
+        if (f) return board_.final_score(P ^ f ^ square_bit(sq), O ^ f);
+        f = flips(O, P, sq);
+        if (f) return board_.final_score(P ^ f, O ^ f ^ square_bit(sq));
+        return board_.final_score(P, O);
+    }
+
+    EndgameTT& tt_;
+    const Board& board_;
+    SolveControl& control_;
+    std::uint64_t nodes_ = 0;
+    std::uint64_t charged_ = 0;
+    bool aborted_ = false;
+};
+
+// True when (p, o) is the image of an earlier root move's position by a symmetry of the board.
+bool symmetric_to_earlier(const std::vector<ScoredMove>& earlier, Bitboard playable, Bitboard p, Bitboard o) {
+    for (int g = 1; g < eval::kSymmetryCount; ++g) {
+        if (eval::transform(g, playable) != playable) continue;
+        const Bitboard gp = eval::transform(g, p);
+        const Bitboard go = eval::transform(g, o);
+        for (const ScoredMove& m : earlier) {
+            if (m.next_p == gp && m.next_o == go) return true;
+        }
+    }
+    return false;
+}
+
+// Root moves best first: the table's move, then the fewest replies. A move whose position is a symmetric
+// image of another's (the four first moves of a start position) has its value: it is left out.
+std::vector<ScoredMove> root_moves(EndgameTT& tt, const Board& board, Bitboard P, Bitboard O) {
+    const Bitboard empties = board.playable & ~(P | O);
+    EndgameTTData e;
+    const Move hash_move = tt.probe(hash_discs(P, O) ^ board.salt, e) ? e.move : kNoMove;
+    std::vector<ScoredMove> list;
+    for (const int sq : squares(legal_moves(P, O) & empties)) {
+        const Bitboard f = flips(P, O, sq);
+        ScoredMove m{sq, 0, O ^ f, P ^ f ^ square_bit(sq)};
+        if (sq != hash_move && symmetric_to_earlier(list, board.playable, m.next_p, m.next_o)) continue;
+        const Bitboard replies = legal_moves(m.next_p, m.next_o) & (empties ^ square_bit(sq));
+        m.key = sq == hash_move ? 1 << 20 : -(popcount(replies) + popcount(replies & board.corners));
+        list.push_back(m);
+    }
+    std::stable_sort(list.begin(), list.end(), [](const ScoredMove& a, const ScoredMove& b) { return a.key > b.key; });
+    return list;
+}
+
+// The principal variation from (P, O) of exact value `value`: at each node the table's move when a
+// null-window check around the value confirms it, else the first move that does (cheap: the table is warm).
+std::vector<Move> principal_variation(Worker& worker, EndgameTT& tt, const Board& board, Bitboard P, Bitboard O,
+                                      int value) {
+    std::vector<Move> pv;
+    while (!worker.aborted()) {
+        const Bitboard empties = board.playable & ~(P | O);
+        const Bitboard moves = legal_moves(P, O) & empties;
+        if (!moves) {
+            if (!(legal_moves(O, P) & empties)) break;
+            pv.push_back(kPass);
+            std::swap(P, O);
+            value = -value;
+            continue;
+        }
+        EndgameTTData e;
+        const Move hash_move = tt.probe(hash_discs(P, O) ^ board.salt, e) ? e.move : kNoMove;
+        std::vector<int> order;
+        if (hash_move < 64 && (moves & square_bit(hash_move))) order.push_back(hash_move);
+        for (const int sq : squares(moves)) {
+            if (sq != hash_move) order.push_back(sq);
+        }
+        bool found = false;
+        for (const int sq : order) {
+            const Bitboard f = flips(P, O, sq);
+            const Bitboard np = O ^ f;
+            const Bitboard no = P ^ f ^ square_bit(sq);
+            if (-worker.search<true>(np, no, -value - 1, -value + 1) != value) continue;
+            pv.push_back(static_cast<Move>(sq));
+            P = np;
+            O = no;
+            value = -value;
+            found = true;
+            break;
+        }
+        if (!found) break;
+    }
+    return pv;
+}
+
+}  // namespace
+
+std::uint64_t variant_key(Bitboard P, Bitboard O, Bitboard playable, ScoreRule rule) noexcept {
+    return hash_discs(P, O) ^ salt_of(playable, rule);
+}
+
+Bitboard variant_stable_discs(Bitboard discs, Bitboard filled, Bitboard playable) noexcept {
+    // Squares whose line along each direction is full (no move can ever be played on it).
+    std::array<Bitboard, 4> full{};
+    for (std::size_t i = 0; i < kDirections.size(); ++i) {
+        const Direction& d = kDirections[i];
+        Bitboard f = filled & playable;
+        for (;;) {
+            const Bitboard next = f & (~up(playable, d) | up(f, d)) & (~down(playable, d) | down(f, d));
+            if (next == f) break;
+            f = next;
+        }
+        full[i] = f;
+    }
+    // Grow the stable set: along every line the line is full or a neighbour is off the board or stable.
+    Bitboard stable = 0;
+    for (;;) {
+        const Bitboard open = playable & ~stable;  // squares that are neither off the board nor stable
+        Bitboard next = discs & playable;
+        for (std::size_t i = 0; i < kDirections.size(); ++i) {
+            const Direction& d = kDirections[i];
+            next &= full[i] | ~(up(open, d) & down(open, d));
+        }
+        if (next == stable) break;
+        stable = next;
+    }
+    return stable;
+}
+
+Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptions& options, const SolveLimits& limits,
+                                           const ProgressCallback& progress) {
+    if (pos.playable == 0) return make_error("variant solver: the board has no playable square");
+    if ((pos.player & pos.opponent) != 0) return make_error("variant solver: two discs on one square");
+    if (((pos.player | pos.opponent) & ~pos.playable) != 0) {
+        return make_error("variant solver: a disc off the variant's board");
+    }
+    if (options.alpha >= options.beta) return make_error("variant solver: empty or reversed window");
+    if (options.threads < 1) return make_error("variant solver: threads must be at least 1");
+
+    const auto start = Clock::now();
+    const Board board{pos.playable, popcount(pos.playable), pos.rule, unflippable_squares(pos.playable),
+                      salt_of(pos.playable, pos.rule)};
+    tt_.new_search();
+    SolveResult result;
+    Bitboard P = pos.player;
+    Bitboard O = pos.opponent;
+    const Bitboard empties = board.playable & ~(P | O);
+    int alpha = std::max(options.alpha, -kInfinity);
+    int beta = std::min(options.beta, kInfinity);
+    int sign = 1;
+    if (!(legal_moves(P, O) & empties)) {
+        if (!(legal_moves(O, P) & empties)) {
+            result.score = board.final_score(P, O);
+            result.bound = result.score <= alpha ? Bound::Upper : (result.score >= beta ? Bound::Lower : Bound::Exact);
+            result.nodes = 1;
+            return result;
+        }
+        result.best_move = kPass;
+        std::swap(P, O);
+        sign = -1;
+        std::swap(alpha, beta);
+        alpha = -alpha;
+        beta = -beta;
+    }
+    ProgressCallback relay;
+    if (progress) {
+        relay = [&](const RootProgress& p) {
+            RootProgress q = p;
+            if (sign < 0) {
+                q.score = -q.score;
+                q.bound = q.bound == Bound::Lower ? Bound::Upper : (q.bound == Bound::Upper ? Bound::Lower : q.bound);
+            }
+            progress(q);
+        };
+    }
+    SolveControl control(limits, start, &relay);
+    Worker worker(tt_, board, control);
+    const auto moves = root_moves(tt_, board, P, O);
+
+    // NegaScout at the root: the first move with the window, the others with a null window, re-searched
+    // when they fail high.
+    int best = -kInfinity;
+    Move best_move = static_cast<Move>(moves.front().square);
+    int lo = alpha;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const ScoredMove& m = moves[i];
+        int score = 0;
+        if (i == 0) {
+            score = -worker.search<true>(m.next_p, m.next_o, -beta, -lo);
+        } else {
+            score = -worker.search<false>(m.next_p, m.next_o, -lo - 1, -lo);
+            if (score > lo && score < beta) score = -worker.search<true>(m.next_p, m.next_o, -beta, -lo);
+        }
+        if (worker.aborted()) break;
+        const bool new_best = score > best;
+        if (new_best) {
+            best = score;
+            best_move = static_cast<Move>(m.square);
+        }
+        if (control.reports()) {
+            RootProgress p;
+            p.move = static_cast<Move>(m.square);
+            p.score = score;
+            p.bound = score <= lo ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
+            p.new_best = new_best;
+            p.nodes = worker.nodes();
+            p.time = control.elapsed();
+            control.report(p);
+        }
+        if (score > lo) lo = score;
+        if (lo >= beta) break;
+    }
+    const bool aborted = worker.aborted();
+    if (!aborted) {
+        const int n = popcount(empties);
+        tt_.store(hash_discs(P, O) ^ board.salt, n, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax,
+                  best_move, worker.nodes());
+        if (control.reports()) {
+            RootProgress p;
+            p.move = best_move;
+            p.score = best;
+            p.bound = best <= alpha ? Bound::Upper : (best >= beta ? Bound::Lower : Bound::Exact);
+            p.new_best = true;
+            p.pass_end = true;
+            p.nodes = worker.nodes();
+            p.time = control.elapsed();
+            control.report(p);
+        }
+    }
+    if (result.best_move != kPass) result.best_move = best_move;
+    result.bound = best <= alpha ? Bound::Upper : (best >= beta ? Bound::Lower : Bound::Exact);
+    if (!aborted && result.bound == Bound::Exact) {
+        const Bitboard f = flips(P, O, best_move);
+        result.pv = {best_move};
+        const auto rest = principal_variation(worker, tt_, board, O ^ f, P ^ f ^ square_bit(best_move), -best);
+        result.pv.insert(result.pv.end(), rest.begin(), rest.end());
+        if (sign < 0) result.pv.insert(result.pv.begin(), kPass);
+    }
+    result.score = sign * best;
+    if (sign < 0) {
+        result.bound =
+            result.bound == Bound::Lower ? Bound::Upper : (result.bound == Bound::Upper ? Bound::Lower : Bound::Exact);
+    }
+    result.completed = !aborted;  // the score is proven even when the limits cut the principal variation short
+    result.passes = 1;
+    result.nodes = worker.nodes();
+    result.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+    return result;
+}
+
+}  // namespace reversi::endgame
