@@ -2,8 +2,8 @@
 // and every kind of damage reported as an error, never a crash).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "engine/board/notation.hpp"
 #include "engine/board/variant.hpp"
@@ -140,13 +140,21 @@ TEST_CASE("book growth resumes from a saved book and does not evaluate a positio
     CHECK(saved->size() == 7);
 
     Book resumed = std::move(*saved);
-    const GrowthReport rest =
-        grow_by_deviation(resumed, start_position(), {6, 2, 3}, toy_evaluation, {callbacks.save, {}});
+    // The evaluator is never asked for a position the book already holds.
+    auto checked = [&resumed](const Position& pos) {
+        CHECK_FALSE(resumed.contains(pos));
+        return toy_evaluation(pos);
+    };
+    const GrowthReport rest = grow_by_deviation(resumed, start_position(), {6, 2, 3}, checked, {callbacks.save, {}});
     CHECK_FALSE(rest.stopped);
     CHECK(rest.added > 0);
     for (const auto& [key, node] : first.nodes()) CHECK(resumed.find(key) != nullptr);
-    // A finished book has nothing left to add.
-    const GrowthReport again = grow_by_deviation(resumed, start_position(), {6, 2, 3}, toy_evaluation);
+    // Negamaxed values may bring more moves within the deviation: rerun until nothing is added, after which
+    // a run adds nothing and searches nothing.
+    int runs = 0;
+    while (grow_by_deviation(resumed, start_position(), {6, 2, 3}, checked).added != 0 && runs < 20) ++runs;
+    CHECK(runs < 20);
+    const GrowthReport again = grow_by_deviation(resumed, start_position(), {6, 2, 3}, checked);
     CHECK(again.added == 0);
     CHECK(again.evaluations == 0);
     std::filesystem::remove(path);
@@ -236,19 +244,26 @@ TEST_CASE("book file: records a writer would not write are refused after their c
     CHECK_FALSE(with([&](auto& b) {
                     for (int i = 0; i < 8; ++i) std::swap(b[first + i], b[first + 8 + i]);
                 }).empty());
-    CHECK(with([&](auto& b) { b[first] |= b[first + 8]; }).find("overlapping") != std::string::npos);
+    CHECK(with([&](auto& b) {
+              for (int i = 0; i < 8; ++i) b[first + i] |= b[first + 8 + i];
+          }).find("overlapping") != std::string::npos);
     CHECK(with([&](auto& b) { b[8] += 1; }).find("payload ends inside") != std::string::npos);
     CHECK(with([&](auto& b) { b[8] -= 1; }).find("payload longer") != std::string::npos);
-    // A rotated position is not canonical.
+    // Another image of a position is not canonical (nor, maybe, in order): refused either way.
     const std::size_t second = first + kBookPositionRecordSize + n * kBookMoveRecordSize;
-    if (second < bytes.size()) {
-        CHECK(
-            with([&](auto& b) {
-                const BookKey k{get_le<std::uint64_t>(b.data() + second), get_le<std::uint64_t>(b.data() + second + 8)};
-                std::vector<std::uint8_t> w;
-                put_le<std::uint64_t>(w, eval::transform(2, k.player));
-                put_le<std::uint64_t>(w, eval::transform(2, k.opponent));
-                std::copy(w.begin(), w.end(), b.begin() + static_cast<std::ptrdiff_t>(second));
-            }).empty() == false);
+    REQUIRE(second < bytes.size());
+    const BookKey k{get_le<std::uint64_t>(bytes.data() + second), get_le<std::uint64_t>(bytes.data() + second + 8)};
+    int g = 1;
+    while (g < eval::kSymmetryCount && eval::transform(g, k.player) == k.player &&
+           eval::transform(g, k.opponent) == k.opponent) {
+        ++g;
     }
+    REQUIRE(g < eval::kSymmetryCount);
+    const std::string e = with([&](auto& b) {
+        std::vector<std::uint8_t> w;
+        put_le<std::uint64_t>(w, eval::transform(g, k.player));
+        put_le<std::uint64_t>(w, eval::transform(g, k.opponent));
+        std::copy(w.begin(), w.end(), b.begin() + static_cast<std::ptrdiff_t>(second));
+    });
+    CHECK_MESSAGE((e.find("canonical") != std::string::npos || e.find("not sorted") != std::string::npos), e);
 }

