@@ -11,6 +11,7 @@
 #include "engine/board/variant.hpp"
 #include "engine/book/book_file.hpp"
 #include "engine/book/deviation.hpp"
+#include "engine/data/openings.hpp"
 #include "engine/search/searcher.hpp"
 #include "protocol/cli/command_line.hpp"
 
@@ -32,7 +33,7 @@ Expected<Position> root_of(const std::string& transcript) {
 
 struct BuildSettings {
     std::string path;
-    Position root;
+    std::vector<Position> roots;  // grown one after the other
     book::DeviationOptions deviation;
     int depth = 12;
     int solve_empties = 20;
@@ -89,11 +90,22 @@ int build(const BuildSettings& s) {
                          r.evaluations, seconds_since(start));
         }
     };
-    const auto report = book::grow_by_deviation(book, s.root, s.deviation, evaluate, callbacks, &stop);
-    const auto value = book.value(s.root);
+    book::GrowthReport total;
+    for (std::size_t i = 0; i < s.roots.size() && !stop; ++i) {
+        const auto report = book::grow_by_deviation(book, s.roots[i], s.deviation, evaluate, callbacks, &stop);
+        total.positions = report.positions;
+        total.added += report.added;
+        total.evaluations += report.evaluations;
+        total.stopped = report.stopped;
+        if (s.roots.size() > 1) {
+            std::fprintf(stderr, "reversi-book: root %zu of %zu done, %zu positions\n", i + 1, s.roots.size(),
+                         report.positions);
+        }
+    }
+    const auto value = book.value(s.roots.front());
     std::fprintf(stderr, "reversi-book: %s %s: %zu positions (%zu new), %zu searches, %.1f s, root value %s\n",
-                 report.stopped ? "stopped, saved" : "done,", s.path.c_str(), report.positions, report.added,
-                 report.evaluations, seconds_since(start), value ? std::to_string(*value).c_str() : "none");
+                 total.stopped ? "stopped, saved" : "done,", s.path.c_str(), total.positions, total.added,
+                 total.evaluations, seconds_since(start), value ? std::to_string(*value).c_str() : "none");
     return save_failed ? 1 : 0;
 }
 
@@ -136,6 +148,7 @@ int main(int argc, char** argv) {
         "discs of the best are followed down to --plies plies; values are then negamaxed through the book.\n"
         "The file is saved every --save-every new positions, at the end, at --time-limit and on Ctrl-C;\n"
         "running the same command again continues it. Progress goes to stderr.\n"
+        "With --openings FILE (e.g. the XOT list) it grows from each opening in turn.\n"
         "`show FILE [MOVES]` prints the book moves of the position after MOVES (e.g. f5d6) with their values\n"
         "(discs for the side to move; '(leaf)': a searched value, the move's position is not in the book).",
         {{"book", true, "build: the book file to grow (created when missing)"},
@@ -147,7 +160,10 @@ int main(int argc, char** argv) {
          {"hash", true, "build: transposition table in MiB (default 64)"},
          {"threads", true, "build: search threads (default 1)"},
          {"from", true, "build: grow from the position after these moves (default: the start)"},
-         {"time-limit", true, "build: stop and save after this many seconds (default: none)"}},
+         {"time-limit", true, "build: stop and save after this many seconds (default: none)"},
+         {"openings", true,
+          "build: grow from each opening of this file instead (XOT lists: transcripts; --plies counts from each)"},
+         {"openings-count", true, "build: only the first N openings of --openings (default: all)"}},
         ""};
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
@@ -185,7 +201,25 @@ int main(int argc, char** argv) {
     }
     BuildSettings s;
     s.path = args.get("book", "");
-    s.root = *root;
+    s.roots = {*root};
+    if (args.has("openings")) {
+        auto openings = data::read_openings(args.get("openings", ""), Variant::Standard);
+        auto count = args.get_int("openings-count", 1000000000, 1, 1000000000);
+        if (!openings || !count) {
+            std::fprintf(stderr, "reversi-book: --openings: %s\n",
+                         (!openings ? openings.error() : count.error()).message.c_str());
+            return 2;
+        }
+        s.roots.clear();
+        for (const auto& o : *openings) {
+            if (static_cast<long long>(s.roots.size()) >= *count) break;
+            s.roots.push_back(o.position());
+        }
+        if (s.roots.empty()) {
+            std::fprintf(stderr, "reversi-book: --openings: no opening in the file\n");
+            return 2;
+        }
+    }
     s.deviation = {static_cast<int>(*plies), static_cast<int>(*deviation), static_cast<std::size_t>(*save_every)};
     s.depth = static_cast<int>(*depth);
     s.solve_empties = static_cast<int>(*solve);
