@@ -13,10 +13,12 @@ Expected<bool> SessionBook::load(const FileAccess& access, const std::string& fi
         name_.clear();
         return true;
     }
-    if (!may_name_files(access)) {
+    // The file is read here, on the session's reader: over TCP that is the network thread, which a read of
+    // up to 64 MiB must not hold. A server gives its sessions a book with --book instead.
+    if (access.remote) {
         return make_error(
-            "setoption BookFile: files cannot be named over the network (the server was started without "
-            "--data-dir); the old book stays");
+            "setoption BookFile: not available over the network (the server's --book gives every session its "
+            "book); the old book stays");
     }
     auto path = resolve_for_reading(access, file);
     if (!path) return make_error("setoption BookFile: " + path.error().message + "; the old book stays");

@@ -20,8 +20,9 @@ namespace reversi::session {
 class SessionBook {
 public:
     SessionBook();
-    // Reads and checks `file` through the session's file access (empty: no book). On error the old book
-    // stays and the error says why.
+    // Reads and checks `file` (empty: no book) on the caller's thread; a network session may not name a
+    // book file (its reader is the network thread; the server's --book serves every session). On error the
+    // old book stays and the error says why.
     [[nodiscard]] Expected<bool> load(const FileAccess& access, const std::string& file);
     // Installs a book already in memory (tests, the embedded one); `name` names it in messages.
     void use(std::shared_ptr<const book::Book> book, const std::string& name);

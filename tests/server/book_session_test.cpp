@@ -108,3 +108,19 @@ TEST_CASE("book: --book serves NBoard go and hint from the book") {
     CHECK(engine.wait_exit() == 0);
     std::filesystem::remove(path);
 }
+
+TEST_CASE("book: over TCP BookFile is refused and --book serves every session") {
+    const std::string path = write_test_book("reversi-book-tcp.book");
+    ServerProcess server({"--data-dir", std::filesystem::temp_directory_path().string(), "--book", path});
+    LineChannel client = server.connect();
+    client.send("setoption name BookFile value reversi-book-tcp.book");
+    auto l = client.read_line(20s);
+    REQUIRE(l);
+    CHECK_MESSAGE(starts_with(*l, "info string error: setoption BookFile: not available over the network"), *l);
+    client.send("go movetime 50");
+    const auto lines = client.read_until("bestmove ", 20s);
+    REQUIRE(lines.size() == 2);
+    CHECK(starts_with(lines[0], "info string book move "));
+    client.send("quit");
+    std::filesystem::remove(path);
+}
