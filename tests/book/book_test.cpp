@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "engine/board/notation.hpp"
@@ -266,4 +267,16 @@ TEST_CASE("book file: records a writer would not write are refused after their c
         std::copy(w.begin(), w.end(), b.begin() + static_cast<std::ptrdiff_t>(second));
     });
     CHECK_MESSAGE((e.find("canonical") != std::string::npos || e.find("not sorted") != std::string::npos), e);
+}
+
+TEST_CASE("the shipped book loads, holds the start position and its values are negamaxed") {
+    auto shipped = load_book_file(std::string(REVERSI_SOURCE_DIR) + "/engine/data/opening.book");
+    REQUIRE_MESSAGE(shipped, (shipped ? "" : shipped.error().message));
+    CHECK(shipped->size() > 100);
+    const auto root = shipped->moves(start_position());
+    REQUIRE(root.size() == 4);
+    CHECK(std::abs(root.front().value) <= 4);  // the start is about even
+    CHECK(shipped->contains(after("f5")));
+    Book again = std::move(*shipped);
+    CHECK(again.negamax() == 0);
 }
