@@ -2,6 +2,7 @@
 // `nboard 2`) on stdin/stdout, or serves it to many clients over TCP with --listen.
 #include <spdlog/spdlog.h>
 
+#include "engine/book/book_file.hpp"
 #include "protocol/cli/command_line.hpp"
 #include "protocol/cli/logging.hpp"
 #include "protocol/transport/server_flags.hpp"
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
          {"hash", true, "hash table MiB of a new session (default 16)"},
          {"log-level", true,
           "trace, debug, info, warn, error or off (default error on stdin/stdout, info with --listen)"},
-         {"log-file", true, "log to this file instead of stderr"}},
+         {"log-file", true, "log to this file instead of stderr"},
+         {"book", true, "opening book file for every session (docs/book.md; the BookFile option)"}},
         commands};
     transport::append_server_flags(spec.options);
     auto parsed = cli::parse_command_line(spec, argc, argv);
@@ -51,6 +53,16 @@ int main(int argc, char** argv) {
     session::SessionConfig config;
     config.hash_mib = static_cast<std::size_t>(*hash);
     transport::apply_session_flags(args, config);
+    if (args.has("book")) {
+        auto book = book::load_book_file(args.get("book", ""));
+        if (!book) {
+            spdlog::error("--book: {}", book.error().message);
+            return 2;
+        }
+        spdlog::info("book: {} ({} positions)", args.get("book", ""), book->size());
+        config.book = std::make_shared<const book::Book>(std::move(*book));
+        config.book_file = args.get("book", "");
+    }
     if (!tcp) {
         transport::StdioOptions options;
         options.max_line = static_cast<std::size_t>(*max_line);

@@ -171,11 +171,18 @@ void NboardFrontend::cmd_move(std::string_view line) {
 void NboardFrontend::cmd_go() {
     const Position pos = ctx_.game.current;
     const int depth = depth_;
-    ctx_.start_job([this, pos, depth](const std::atomic<bool>& stop) {
+    // A book position is answered from the book (docs/book.md), chosen here on the reader's thread.
+    const auto book = session::book_move(ctx_.book().get(), ctx_.options(), pos, ctx_.book().next_random());
+    ctx_.start_job([this, pos, depth, book](const std::atomic<bool>& stop) {
         ctx_.send("status thinking");
         if (pos.is_over()) {
             ctx_.send("status error: the game is over");
             ctx_.send("=== PA/" + nboard_eval(pos.final_score()) + "/0.00");
+            ctx_.send("status");
+            return;
+        }
+        if (book) {
+            ctx_.send("=== " + nboard_move(book->move) + "/" + nboard_eval(book->value) + "/0.00");
             ctx_.send("status");
             return;
         }
@@ -201,6 +208,19 @@ void NboardFrontend::cmd_hint(std::string_view line) {
     const Position pos = ctx_.game.current;
     const int depth = depth_;
     const auto wanted = static_cast<std::size_t>(*n);
+    // A book position: its book moves with their values (`book MOVE EVAL 0 0`), best first, no search.
+    if (ctx_.options().book && ctx_.book().get() != nullptr) {
+        auto book_moves = ctx_.book().get()->moves(pos);
+        if (!book_moves.empty()) {
+            ctx_.stop_and_wait();
+            if (book_moves.size() > wanted) book_moves.resize(wanted);
+            for (const auto& m : book_moves) {
+                ctx_.send("book " + nboard_move(m.square) + " " + nboard_eval(m.value) + " 0 0");
+            }
+            ctx_.send("status");
+            return;
+        }
+    }
     ctx_.start_job([this, pos, depth, wanted](const std::atomic<bool>& stop) {
         ctx_.send("status thinking");
         std::vector<Move> moves;

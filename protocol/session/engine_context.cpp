@@ -51,6 +51,10 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
         kEngineSelectivityPercent;               // the engine plays selectively (the library's default: 100)
     options_.search.ordering = kEngineOrdering;  // and orders by its evaluation (the library's: Normal)
     searcher_->set_options(options_.search);
+    if (config.book) {
+        book_.use(config.book, config.book_file);
+        options_.book_file = config.book_file;
+    }
     game.start = start_position();
     game.current = game.start;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());
@@ -156,7 +160,15 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
     if (evaluation_changed) searcher_->clear();
     const std::string file = next.eval_file;
     const std::string current_file = options_.eval_file;
+    const std::string book_file = options_.book_file;
     options_ = next;
+    if (next.book_file != book_file) {
+        options_.book_file = book_file;
+        auto loaded = book_.load(config_.files, next.book_file);
+        if (!loaded) return loaded;
+        options_.book_file = next.book_file;
+        if (book_.get()) spdlog::info("book: {} ({} positions)", next.book_file, book_.get()->size());
+    }
     options_.eval_file = current_file;  // changes when the new file has been read
     if (file != current_file) return start_weights_load(file);
     return true;

@@ -19,6 +19,7 @@
 #include "engine/core/expected.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/search/searcher.hpp"
+#include "protocol/session/book_move.hpp"
 #include "protocol/session/engine_options.hpp"
 #include "protocol/session/file_access.hpp"
 #include "protocol/session/job_runner.hpp"
@@ -40,6 +41,10 @@ struct SessionConfig {
     FileAccess files;                 // which files options may name (file_access.hpp)
     bool test_hooks = false;          // --test-hooks: the test-only commands (test_hooks.hpp)
     std::string engine_name = "reversi";
+    // The opening book of every session from the start (--book; read once, shared, never changed):
+    // BookFile names it; nullptr: none until BookFile is set.
+    std::shared_ptr<const book::Book> book;
+    std::string book_file;
 };
 
 struct GameState {
@@ -95,6 +100,8 @@ public:
     [[nodiscard]] Expected<bool> set_options(const EngineOptions& next);
 
     [[nodiscard]] const SessionConfig& config() const noexcept { return config_; }
+    // The opening book (BookFile; read on the reader thread by set_options: books are small).
+    [[nodiscard]] SessionBook& book() noexcept { return book_; }
 
     GameState game;
 
@@ -122,6 +129,7 @@ private:
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
     EngineOptions options_;
+    SessionBook book_;
     std::unique_ptr<Searcher> searcher_;
     JobRunner jobs_;  // declared last: destroyed (stopped and joined) first
 };

@@ -63,6 +63,10 @@ std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
     lines.push_back(std::string("option name Ponder type check default ") + on_off(o.ponder));
     lines.push_back("option name Selectivity type spin default " + std::to_string(o.search.selectivity) + " min " +
                     std::to_string(kMinSelectivityPercent) + " max " + std::to_string(kMaxSelectivityPercent));
+    lines.push_back(std::string("option name Book type check default ") + on_off(o.book));
+    lines.push_back("option name BookFile type string default " + (o.book_file.empty() ? "<empty>" : o.book_file));
+    lines.push_back("option name BookRandomness type spin default " + std::to_string(o.book_randomness) +
+                    " min 0 max " + std::to_string(kMaxBookRandomness));
     return lines;
 }
 
@@ -94,11 +98,18 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         auto a = parse_algorithm(value);
         if (!a) return make_error(what + ": " + quote(value) + ": " + a.error().message);
         o.search.algorithm = *a;
+    } else if (iequals(name, "BookRandomness")) {
+        auto v = text::parse_integer(value, 0, kMaxBookRandomness, what);
+        if (!v) return v.error();
+        o.book_randomness = static_cast<int>(*v);
+    } else if (iequals(name, "BookFile")) {
+        o.book_file = iequals(value, "<empty>") ? std::string() : std::string(value);  // loaded by the session
     } else if (iequals(name, "Aspiration") || iequals(name, "TT") || iequals(name, "IterativeDeepening") ||
-               iequals(name, "Ponder")) {
+               iequals(name, "Ponder") || iequals(name, "Book")) {
         auto b = parse_switch(name, value);
         if (!b) return b.error();
         if (iequals(name, "Ponder")) o.ponder = *b;
+        if (iequals(name, "Book")) o.book = *b;
         if (iequals(name, "Aspiration")) o.search.aspiration = *b;
         if (iequals(name, "TT")) o.search.use_tt = *b;
         if (iequals(name, "IterativeDeepening")) o.search.iterative_deepening = *b;

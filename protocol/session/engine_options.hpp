@@ -30,12 +30,19 @@ struct EngineOptions {
     // it is sent go ponder; the option only adds the expected reply to bestmove (`bestmove f5 ponder d6`),
     // which clients that do not ponder never see.
     bool ponder = false;
+    // The opening book (protocol/session/book_move.hpp, docs/book.md): Book answers a game's `go` from the
+    // book when one is loaded (BookFile: read by the session; empty: none); BookRandomness N picks among
+    // the book moves within N discs of the best (0: the best).
+    bool book = true;
+    std::string book_file;
+    int book_randomness = 0;
 };
 
 inline constexpr std::size_t kMaxHashMib = 65536;
 inline constexpr int kMaxThreads = 256;
 inline constexpr int kMaxMultiPv = 64;
 inline constexpr int kMaxMoveOverheadMs = 5000;
+inline constexpr int kMaxBookRandomness = 64;
 
 // One "option name ... type ..." line per option, with the current values as defaults. `max_threads` is
 // the session's Threads maximum (a server's --max-threads is lower than kMaxThreads).

@@ -25,7 +25,7 @@ constexpr const char* kHelp[] = {
     "  isready                      -> readyok (answered at once, also while searching)",
     "  setoption name N value V     Hash Threads Algorithm Aspiration TT IterativeDeepening Ordering",
     "                               Eval (pattern|heuristic) EvalFile (path of pattern weights) MultiPV MoveOverhead",
-    "                               Selectivity Ponder (bestmove M ponder R)",
+    "                               Selectivity Ponder (bestmove M ponder R) Book BookFile BookRandomness",
     "  ucinewgame                   clear the hash table and history",
     "  position startpos [moves m1 m2 ...]  (a moves token may be a transcript: f5d6c3)",
     "  position board <64 squares> <side> [moves ...]",
@@ -33,6 +33,7 @@ constexpr const char* kHelp[] = {
     "  position obf <OBF line>",
     "  go [depth N] [nodes N] [movetime MS] [btime MS] [wtime MS] [binc MS] [winc MS] [movestogo N]",
     "     [infinite] [solve] [wld] [searchmoves m ...] [algo NAME]   -> info ..., info string stats ..., bestmove M",
+    "     with a clock or movetime, a book position is answered from the book (Book, BookFile)",
     "  go ponder [clocks, limits]   ponder (the expected reply played): no bestmove before ponderhit or stop",
     "  ponderhit                    the reply came: the pondering search goes on with the go ponder's clock",
     "  stop                         end the search; its bestmove follows",
@@ -152,6 +153,7 @@ void UciFrontend::cmd_display() {
     ctx_.send("legal: " + legal);
     ctx_.send("evaluation: " + std::string(ctx_.searcher().evaluation_name(pos)) + " (" +
               ctx_.searcher().evaluation_status() + ")");
+    ctx_.send(session::book_moves_text(ctx_.book().get(), pos));
     ctx_.send("moves: " + (ctx_.game.moves.empty() ? std::string("(none)") : format_moves(ctx_.game.moves)));
 }
 

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/board/notation.hpp"
+#include "protocol/session/book_move.hpp"
 #include "protocol/session/completed_search.hpp"
 #include "protocol/time/time_manager.hpp"
 #include "protocol/uci/info_format.hpp"
@@ -59,6 +60,13 @@ timing::ClockState clock_of(const GoCommand& go, const Position& pos, std::int64
     clock.empties = pos.empty_count();
     clock.overhead_ms = overhead_ms;
     return clock;
+}
+
+// A game's move (a clock or movetime and nothing that asks for a search of its own) may come from the book.
+bool may_use_book(const GoCommand& go) {
+    const bool clock = go.movetime_ms || go.black_time_ms || go.white_time_ms;
+    return clock && !go.ponder && !go.infinite && !go.depth && !go.nodes && !go.solve && !go.wld &&
+           go.search_moves.empty() && !go.algorithm;
 }
 
 // The time limits of a `go` (counted from reading it), and the move to record with the latency tracker.
@@ -208,6 +216,13 @@ std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const G
         ctx.send(format_stats(none));
         ctx.send("bestmove none");
         return nullptr;
+    }
+    if (may_use_book(go)) {
+        if (const auto answer = session::book_move(ctx.book().get(), ctx.options(), pos, ctx.book().next_random())) {
+            ctx.send(session::book_info_line(*answer));
+            ctx.send("bestmove " + move_to_string(answer->move));
+            return nullptr;
+        }
     }
     const Planned planned = plan(ctx, go, pos, timing.latency.get());
     if (planned.clock_move && !go.ponder) timing.latency->on_go(*planned.clock_move);  // ponder: at ponderhit

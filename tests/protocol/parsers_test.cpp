@@ -137,7 +137,7 @@ TEST_CASE("setoption parsing and option assignment") {
     CHECK(ponder->ponder);
     CHECK(!session::assign_option(base, "Ponder", "maybe"));
     const auto lines = session::option_lines(base);
-    CHECK(lines.size() == 13);  // Ponder (the 13th) is the GUI's: it may send go ponder
+    CHECK(lines.size() == 16);  // Ponder (the 13th) is the GUI's: it may send go ponder; then the 3 book options
     CHECK(std::count(lines.begin(), lines.end(), "option name Ponder type check default false") == 1);
 }
 
@@ -158,6 +158,27 @@ TEST_CASE("setoption Selectivity: 50-100, the engine's default, errors name the 
     CHECK(std::find(lines.begin(), lines.end(),
                     "option name Selectivity type spin default " + std::to_string(kEngineSelectivityPercent) +
                         " min 50 max 100") != lines.end());
+}
+
+TEST_CASE("setoption Book BookFile BookRandomness: switch, path, 0-64") {
+    const session::EngineOptions base;
+    CHECK(base.book);
+    CHECK(base.book_file.empty());
+    CHECK(base.book_randomness == 0);
+    CHECK_FALSE(session::assign_option(base, "Book", "false")->book);
+    CHECK(session::assign_option(base, "bookfile", "/tmp/my book.bin")->book_file == "/tmp/my book.bin");
+    auto with_file = session::assign_option(base, "BookFile", "a.book");
+    REQUIRE(with_file);
+    CHECK(session::assign_option(*with_file, "BookFile", "<empty>")->book_file.empty());
+    CHECK(session::assign_option(base, "BookRandomness", "64")->book_randomness == 64);
+    for (auto [n, v] :
+         {std::pair{"Book", "maybe"}, {"BookFile", ""}, {"BookRandomness", "65"}, {"BookRandomness", "-1"}}) {
+        CHECK_MESSAGE(!session::assign_option(base, n, v), n << "=" << v);
+    }
+    const auto lines = session::option_lines(base);
+    CHECK(std::count(lines.begin(), lines.end(), "option name Book type check default true") == 1);
+    CHECK(std::count(lines.begin(), lines.end(), "option name BookFile type string default <empty>") == 1);
+    CHECK(std::count(lines.begin(), lines.end(), "option name BookRandomness type spin default 0 min 0 max 64") == 1);
 }
 
 TEST_CASE("NBoard depth field: 12@95% when selective, plain otherwise") {

@@ -41,8 +41,9 @@ TEST_CASE("uci handshake lists every option and isready answers") {
     REQUIRE(!lines.empty());
     CHECK(starts_with(lines[0], "id name "));
     CHECK(count_prefix(lines, "id author ") == 1);
-    for (const char* name : {"Hash", "Threads", "Algorithm", "Aspiration", "TT", "IterativeDeepening", "Ordering",
-                             "Eval", "EvalFile", "MultiPV", "MoveOverhead", "Selectivity", "Ponder"}) {
+    for (const char* name :
+         {"Hash", "Threads", "Algorithm", "Aspiration", "TT", "IterativeDeepening", "Ordering", "Eval", "EvalFile",
+          "MultiPV", "MoveOverhead", "Selectivity", "Ponder", "Book", "BookFile", "BookRandomness"}) {
         CHECK_MESSAGE(count_prefix(lines, std::string("option name ") + name + " type ") == 1, name);
     }
     io.send("isready");

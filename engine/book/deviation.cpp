@@ -1,0 +1,93 @@
+#include "engine/book/deviation.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace reversi::book {
+
+namespace {
+
+int clamp_value(int v) { return std::clamp(v, -kMaxBookValue, kMaxBookValue); }
+
+class Grower {
+public:
+    Grower(Book& book, const DeviationOptions& options, const PositionEvaluator& evaluate,
+           const GrowthCallbacks& callbacks, const std::atomic<bool>* stop)
+        : book_(book), options_(options), evaluate_(evaluate), callbacks_(callbacks), stop_(stop) {}
+
+    void expand(const Position& pos, int ply) {
+        if (stopped() || ply >= options_.plies || pos.moves() == 0) return;
+        const BookKey key = canonical(pos).key;
+        if (const auto it = visited_.find(key); it != visited_.end() && it->second <= ply) return;
+        visited_[key] = ply;
+        if (!book_.contains(pos)) add(pos);
+        const auto moves = book_.moves(pos);
+        const int best = moves.front().value;
+        for (const BookMove& m : moves) {
+            if (m.value < best - options_.deviation) break;
+            const BookChild child = book_child(pos, m.square);
+            if (!child.final_value) expand(child.position, ply + 1);
+        }
+    }
+
+    void finish() {
+        book_.negamax();
+        report_.positions = book_.size();
+        report_.stopped = stopped();
+        if (callbacks_.save) callbacks_.save(book_);
+    }
+
+    [[nodiscard]] const GrowthReport& report() const noexcept { return report_; }
+
+private:
+    [[nodiscard]] bool stopped() const noexcept { return stop_ && stop_->load(std::memory_order_relaxed); }
+
+    void add(const Position& pos) {
+        std::vector<BookMove> moves;
+        for (const int sq : squares(pos.moves())) {
+            const auto square = static_cast<Move>(sq);
+            const BookChild child = book_child(pos, square);
+            int v = 0;
+            if (child.final_value) {
+                v = *child.final_value;
+            } else if (const auto known = book_.value(child.position)) {
+                v = child.sign * *known;
+            } else {
+                v = child.sign * clamp_value(evaluate_(child.position));
+                ++report_.evaluations;
+            }
+            moves.push_back({square, static_cast<std::int8_t>(clamp_value(v))});
+        }
+        book_.set_moves(pos, moves);
+        ++report_.added;
+        report_.positions = book_.size();
+        if (callbacks_.on_progress) callbacks_.on_progress(report_);
+        if (options_.save_every != 0 && report_.added % options_.save_every == 0) {
+            book_.negamax();
+            if (callbacks_.save) callbacks_.save(book_);
+        }
+    }
+
+    Book& book_;
+    const DeviationOptions& options_;
+    const PositionEvaluator& evaluate_;
+    const GrowthCallbacks& callbacks_;
+    const std::atomic<bool>* stop_;
+    std::unordered_map<BookKey, int, BookKeyHash> visited_;  // the smallest ply each position was expanded at
+    GrowthReport report_;
+};
+
+}  // namespace
+
+GrowthReport grow_by_deviation(Book& book, const Position& root, const DeviationOptions& options,
+                               const PositionEvaluator& evaluate, const GrowthCallbacks& callbacks,
+                               const std::atomic<bool>* stop) {
+    Grower grower(book, options, evaluate, callbacks, stop);
+    Position start = root;
+    if (start.must_pass()) start = start.pass();
+    if (book_variant(start)) grower.expand(start, 0);
+    grower.finish();
+    return grower.report();
+}
+
+}  // namespace reversi::book
