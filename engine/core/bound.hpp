@@ -8,4 +8,9 @@ namespace reversi {
 
 enum class Bound : std::uint8_t { Exact, Lower, Upper };
 
+// The bound of the negated score (the other side's view): a lower bound becomes an upper one.
+[[nodiscard]] constexpr Bound negated(Bound b) noexcept {
+    return b == Bound::Lower ? Bound::Upper : (b == Bound::Upper ? Bound::Lower : b);
+}
+
 }  // namespace reversi

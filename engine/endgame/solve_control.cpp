@@ -30,4 +30,14 @@ void SolveControl::report(const RootProgress& p) {
     (*progress_)(p);
 }
 
+ProgressCallback progress_for_side(const ProgressCallback& progress, int sign) {
+    if (!progress || sign > 0) return progress;
+    return [progress](const RootProgress& p) {
+        RootProgress q = p;
+        q.score = -q.score;
+        q.bound = negated(q.bound);
+        progress(q);
+    };
+}
+
 }  // namespace reversi::endgame

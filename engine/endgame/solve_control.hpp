@@ -32,6 +32,10 @@ struct RootProgress {
 // Called from whichever search thread has something to report, one call at a time.
 using ProgressCallback = std::function<void(const RootProgress&)>;
 
+// `progress` for a search of the position after the root's pass (sign < 0): each report's score is
+// negated and its bound swapped back to the root's side; with sign > 0 or no callback, `progress` itself.
+[[nodiscard]] ProgressCallback progress_for_side(const ProgressCallback& progress, int sign);
+
 struct SolveLimits {
     const std::atomic<bool>* stop = nullptr;  // the caller's flag (relaxed loads)
     std::optional<std::chrono::steady_clock::time_point> deadline;

@@ -422,17 +422,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     int score = 0;
     int best_index = 0;
     bool aborted = false;
-    ProgressCallback relay;
-    if (progress) {
-        relay = [&](const RootProgress& p) {
-            RootProgress q = p;
-            if (sign < 0) {
-                q.score = -q.score;
-                q.bound = q.bound == Bound::Lower ? Bound::Upper : (q.bound == Bound::Upper ? Bound::Lower : q.bound);
-            }
-            progress(q);
-        };
-    }
+    const ProgressCallback relay = progress_for_side(progress, sign);
     SolveControl control(limits, start, &relay);
     control.count(nodes);
     Move best = static_cast<Move>(moves.front().square);
@@ -486,8 +476,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     result.score = sign * score;
     result.bound = score <= alpha ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
     if (sign < 0) {
-        result.bound =
-            result.bound == Bound::Lower ? Bound::Upper : (result.bound == Bound::Upper ? Bound::Lower : Bound::Exact);
+        result.bound = negated(result.bound);
     }
     result.completed = !aborted;
     if (!aborted) {

@@ -365,17 +365,7 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
         alpha = -alpha;
         beta = -beta;
     }
-    ProgressCallback relay;
-    if (progress) {
-        relay = [&](const RootProgress& p) {
-            RootProgress q = p;
-            if (sign < 0) {
-                q.score = -q.score;
-                q.bound = q.bound == Bound::Lower ? Bound::Upper : (q.bound == Bound::Upper ? Bound::Lower : q.bound);
-            }
-            progress(q);
-        };
-    }
+    const ProgressCallback relay = progress_for_side(progress, sign);
     SolveControl control(limits, start, &relay);
     Worker worker(tt_, board, control);
     const auto moves = root_moves(tt_, board, P, O);
@@ -441,8 +431,7 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
     }
     result.score = sign * best;
     if (sign < 0) {
-        result.bound =
-            result.bound == Bound::Lower ? Bound::Upper : (result.bound == Bound::Upper ? Bound::Lower : Bound::Exact);
+        result.bound = negated(result.bound);
     }
     result.completed = !aborted;  // the score is proven even when the limits cut the principal variation short
     result.passes = 1;
