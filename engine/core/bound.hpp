@@ -8,6 +8,12 @@ namespace reversi {
 
 enum class Bound : std::uint8_t { Exact, Lower, Upper };
 
+// What a fail-soft score found with the window (alpha, beta) says: at most alpha, an upper bound; at least
+// beta, a lower bound; between them, exact.
+[[nodiscard]] constexpr Bound bound_of(int score, int alpha, int beta) noexcept {
+    return score <= alpha ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
+}
+
 // The bound of the negated score (the other side's view): a lower bound becomes an upper one.
 [[nodiscard]] constexpr Bound negated(Bound b) noexcept {
     return b == Bound::Lower ? Bound::Upper : (b == Bound::Upper ? Bound::Lower : b);

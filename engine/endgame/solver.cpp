@@ -286,7 +286,7 @@ void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi
     RootProgress p;
     p.move = best;
     p.score = score;
-    p.bound = score <= lo ? Bound::Upper : (score >= hi ? Bound::Lower : Bound::Exact);
+    p.bound = bound_of(score, lo, hi);
     p.new_best = true;
     p.pass_end = true;
     p.selectivity_level = level;
@@ -383,7 +383,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     if (!legal_moves(P, O)) {
         if (!legal_moves(O, P)) {
             result.score = final_score(P, popcount(~(P | O)));
-            result.bound = result.score <= alpha ? Bound::Upper : (result.score >= beta ? Bound::Lower : Bound::Exact);
+            result.bound = bound_of(result.score, alpha, beta);
             result.nodes = 1;
             return result;
         }
@@ -474,7 +474,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
 
     if (result.best_move != kPass) result.best_move = best;
     result.score = sign * score;
-    result.bound = score <= alpha ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
+    result.bound = bound_of(score, alpha, beta);
     if (sign < 0) {
         result.bound = negated(result.bound);
     }

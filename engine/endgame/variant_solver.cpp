@@ -354,7 +354,7 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
     if (!(legal_moves(P, O) & empties)) {
         if (!(legal_moves(O, P) & empties)) {
             result.score = board.final_score(P, O);
-            result.bound = result.score <= alpha ? Bound::Upper : (result.score >= beta ? Bound::Lower : Bound::Exact);
+            result.bound = bound_of(result.score, alpha, beta);
             result.nodes = 1;
             return result;
         }
@@ -394,7 +394,7 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
             RootProgress p;
             p.move = static_cast<Move>(m.square);
             p.score = score;
-            p.bound = score <= lo ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
+            p.bound = bound_of(score, lo, beta);
             p.new_best = new_best;
             p.nodes = worker.nodes();
             p.time = control.elapsed();
@@ -412,7 +412,7 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
             RootProgress p;
             p.move = best_move;
             p.score = best;
-            p.bound = best <= alpha ? Bound::Upper : (best >= beta ? Bound::Lower : Bound::Exact);
+            p.bound = bound_of(best, alpha, beta);
             p.new_best = true;
             p.pass_end = true;
             p.nodes = worker.nodes();
@@ -421,7 +421,7 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
         }
     }
     if (result.best_move != kPass) result.best_move = best_move;
-    result.bound = best <= alpha ? Bound::Upper : (best >= beta ? Bound::Lower : Bound::Exact);
+    result.bound = bound_of(best, alpha, beta);
     if (!aborted && result.bound == Bound::Exact) {
         const Bitboard f = flips(P, O, best_move);
         result.pv = {best_move};
