@@ -7,10 +7,9 @@
 # that every test case is a ctest test (check-test-count.sh) and that bench's node total is
 # tools/bench-nodes (check-bench.sh).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
-# Measured on a fresh clone (`bash .ci/run`) on the 2-core development machine, 2026-11-23, with
-# precompiled headers, unity-built test areas and the ASan stage limited to reversi-test-suite: release
-# 407 s, asan 820 s, fuzz 131 s, tsan 325 s, 1683 s in all (another build ran beside the first two stages);
-# the CI run before these changes took 1722 s. Still close to CI's 30 minutes: the next cut is due.
+# Compile time is most of CI's time: the ASan preset compiles the front ends and tools at -O0 and only the
+# engine and the test binaries at -O1 (REVERSI_HOT_OPT), every sanitizer preset with -g1 (line tables,
+# enough for the sanitizers' stack traces). Fresh-clone timings are in docs/protocol.md ("CI").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/install-deps.sh
