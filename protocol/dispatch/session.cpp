@@ -85,9 +85,11 @@ void Session::enqueue(std::string_view line, const std::string& command) {
     pending_bytes_ += line.size();
 }
 
-void Session::send_error(const std::string& message) const {
-    ctx_->send((nboard_ ? "status error: " : "info string error: ") + message);
+std::string Session::error_line(const std::string& message) const {
+    return (nboard_ ? "status error: " : "info string error: ") + message;
 }
+
+void Session::send_error(const std::string& message) const { ctx_->send(error_line(message)); }
 
 bool Session::counts_as_activity(std::string_view line) const {
     const std::string command = first_word(line);

@@ -62,7 +62,9 @@ public:
     // The running job (reader thread): a serial number that changes with every job, and its start.
     [[nodiscard]] std::uint64_t job_serial() const noexcept { return ctx_->job_serial(); }
     [[nodiscard]] std::chrono::steady_clock::time_point job_started() const noexcept { return ctx_->job_started(); }
-    // Sends an error line in the session's protocol (UCI: info string error:, NBoard: status error:).
+    // An error line in the session's protocol (UCI: info string error:, NBoard: status error:), and
+    // sending one through the session's sink.
+    [[nodiscard]] std::string error_line(const std::string& message) const;
     void send_error(const std::string& message) const;
 
     static constexpr std::size_t kMaxPending = 1024;

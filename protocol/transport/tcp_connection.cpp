@@ -184,8 +184,11 @@ void TcpConnection::enforce_search_time(std::chrono::steady_clock::time_point no
     if (limit.count() <= 0 || session_->job_serial() == stopped_job_ || now - session_->job_started() < limit) return;
     stopped_job_ = session_->job_serial();
     spdlog::info("connection {}: a search ran for {} s, the server's limit; stopping it", peer_, limit.count());
-    session_->send_error("the search reached the server's limit of " + std::to_string(limit.count()) +
-                         " s (--max-search-time); stopped");
+    // Queued here, on the connection's thread, before the stop: through the session's sink it would be
+    // posted to this thread's private queue, which asio runs after what the search thread posts in the
+    // meantime, and the job's bestmove could come first.
+    deliver(session_->error_line("the search reached the server's limit of " + std::to_string(limit.count()) +
+                                 " s (--max-search-time); stopped"));
     session_->stop_job();
 }
 
