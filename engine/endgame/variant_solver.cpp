@@ -18,6 +18,9 @@ using Clock = std::chrono::steady_clock;
 constexpr int kInfinity = kScoreMax + 1;
 constexpr int kHashEmpties = 8;  // nodes with this many empties or more use the table (and ETC)
 constexpr int kSortEmpties = 6;  // nodes with more empties sort their moves by mobility; fewer: parity only
+// Nodes with this many empties or more order their moves by a shallow search of each move (no trained
+// evaluation exists for the variants: the leaves count mobility and corners), the hash move first.
+constexpr int kProbeEmpties = 14;
 
 // The four line directions as pairs of shifts (towards higher squares, towards lower squares).
 struct Direction {
@@ -138,6 +141,11 @@ public:
                 m.key = 1 << 20;
                 continue;
             }
+            if (n >= kProbeEmpties) {
+                const int depth = n >= 16 ? 3 : 1;
+                m.key = -probe(m.next_p, m.next_o, empties ^ square_bit(sq), depth, -64 * kInfinity, 64 * kInfinity);
+                continue;
+            }
             const Bitboard replies = legal_moves(m.next_p, m.next_o) & (empties ^ square_bit(sq));
             m.key = -16 * (popcount(replies) + popcount(replies & board_.corners));
             if (board_.corners & square_bit(sq)) m.key += 8;
@@ -177,6 +185,37 @@ public:
     }
 
 private:
+    // The shallow search that orders moves at kProbeEmpties: `depth` plies of fail-soft alpha-beta, the
+    // leaves scored by mobility and corners (units: 1/8 disc-ish), finished games by their score.
+    int probe(Bitboard P, Bitboard O, Bitboard empties, int depth, int alpha, int beta) {
+        ++nodes_;
+        const Bitboard moves = legal_moves(P, O) & empties;
+        if (!moves) {
+            const Bitboard replies = legal_moves(O, P) & empties;
+            if (!replies) return 64 * board_.final_score(P, O);
+            if (depth <= 0) return -leaf_value(O, P, replies, moves);
+            return -probe(O, P, empties, depth, -beta, -alpha);
+        }
+        if (depth <= 0) return leaf_value(P, O, moves, legal_moves(O, P) & empties);
+        int best = -64 * kInfinity;
+        for (const int sq : squares(moves)) {
+            const Bitboard f = flips(P, O, sq);
+            const int v = -probe(O ^ f, P ^ f ^ square_bit(sq), empties ^ square_bit(sq), depth - 1, -beta, -alpha);
+            if (v > best) {
+                best = v;
+                if (v > alpha) {
+                    alpha = v;
+                    if (alpha >= beta) break;
+                }
+            }
+        }
+        return best;
+    }
+    [[nodiscard]] int leaf_value(Bitboard P, Bitboard O, Bitboard moves, Bitboard replies) const noexcept {
+        return 16 * (popcount(moves) - popcount(replies)) +
+               64 * (popcount(P & board_.corners) - popcount(O & board_.corners));
+    }
+
     // Fail-soft alpha-beta without table or sorting: moves in odd quadrants first. `passed`: the opponent
     // has just passed (no move here ends the game).
     int shallow(Bitboard P, Bitboard O, Bitboard empties, int alpha, int beta, bool passed) {

@@ -10,7 +10,8 @@
 //
 // NegaScout (PVS) with the exact solver's transposition table (endgame_tt.hpp, borrowed; keys salted with
 // the board and the rule, so that variants and the 8x8 solver share a table without mixing), fastest-first
-// ordering (the opponent's replies, unflippable squares counted twice), quadrant parity below
+// ordering (the opponent's replies, unflippable squares counted twice; from kProbeEmpties empties a
+// shallow alpha-beta of each move on mobility and corners instead), quadrant parity below
 // kSortEmpties, enhanced transposition cutoff, and a stability cutoff from the discs that can never be
 // flipped on this board (full lines and unflippable neighbours, computed from the playable mask); at the
 // root, a move whose position is a symmetric image of another root move's is not searched. No

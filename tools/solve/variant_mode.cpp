@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 #include "engine/board/variant_notation.hpp"
@@ -37,13 +38,29 @@ endgame::ProgressCallback verbose_progress(Variant variant) {
     };
 }
 
+// Without --verbose, a start solve (minutes on 6x6) still reports on stderr: every root move's result,
+// and nodes, time and speed every 10 s.
+endgame::ProgressCallback quiet_progress(Variant variant) {
+    auto verbose = verbose_progress(variant);
+    auto next = std::make_shared<std::chrono::milliseconds>(10'000);
+    return [verbose, next](const endgame::RootProgress& p) {
+        if (p.move != kNoMove) return verbose(p);
+        if (p.time < *next) return;
+        *next = p.time + std::chrono::milliseconds(10'000);
+        const double seconds = static_cast<double>(p.time.count()) / 1000.0;
+        std::fprintf(stderr, "  ... %.0f s, %.3g G nodes, %.1f M nodes/s\n", seconds,
+                     static_cast<double>(p.nodes) / 1e9,
+                     seconds > 0 ? static_cast<double>(p.nodes) / seconds / 1e6 : 0.0);
+    };
+}
+
 // The start position: score, time, nodes, nodes/s, the principal variation and the final discs it reaches.
 int solve_start(const VariantRun& run, endgame::VariantSolver& solver, const endgame::SolveOptions& options) {
     const Position start = start_position(run.variant);
     std::atomic<bool> stop{false};
     const auto t0 = std::chrono::steady_clock::now();
     auto r = solver.solve(start, options, endgame::SolveLimits{&stop, std::nullopt, std::nullopt},
-                          run.verbose ? verbose_progress(run.variant) : endgame::ProgressCallback{});
+                          run.verbose ? verbose_progress(run.variant) : quiet_progress(run.variant));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!r) {
         std::fprintf(stderr, "reversi-solve: %s\n", r.error().message.c_str());
