@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
+#include <functional>
+#include <mutex>
 #include <utility>
 #include <vector>
 
 #include "engine/board/moves.hpp"
+#include "engine/core/worker_pool.hpp"
 #include "engine/endgame/board_ops.hpp"
 #include "engine/eval/pattern/symmetry.hpp"
 
@@ -21,6 +25,7 @@ constexpr int kSortEmpties = 6;  // nodes with more empties sort their moves by 
 // Nodes with this many empties or more order their moves by a shallow search of each move (no trained
 // evaluation exists for the variants: the leaves count mobility and corners), the hash move first.
 constexpr int kProbeEmpties = 14;
+constexpr int kMinEmptiesForThreads = 14;  // fewer root empties: one thread (too little work to share)
 
 // The four line directions as pairs of shifts (towards higher squares, towards lower squares).
 struct Direction {
@@ -79,7 +84,9 @@ struct ScoredMove {
 // One thread's search: fail-soft NegaScout, the table from kHashEmpties empties.
 class Worker {
 public:
-    Worker(EndgameTT& tt, const Board& board, SolveControl& control) : tt_(tt), board_(board), control_(control) {}
+    // `cutoff`: a split's flag (another thread proved a beta cut there): the worker stops as when halted.
+    Worker(EndgameTT& tt, const Board& board, SolveControl& control, const std::atomic<bool>* cutoff = nullptr)
+        : tt_(tt), board_(board), control_(control), cutoff_(cutoff) {}
 
     [[nodiscard]] std::uint64_t nodes() const noexcept { return nodes_; }
     [[nodiscard]] bool aborted() const noexcept { return aborted_; }
@@ -93,7 +100,7 @@ public:
         if (nodes_ - charged_ >= SolveControl::kPollNodes) {
             control_.charge(nodes_ - charged_);
             charged_ = nodes_;
-            if (control_.halted()) aborted_ = true;
+            if (control_.halted() || (cutoff_ && cutoff_->load(std::memory_order_relaxed))) aborted_ = true;
         }
         if (aborted_) return 0;
         ++nodes_;
@@ -137,19 +144,7 @@ public:
                     return -child.upper;
                 }
             }
-            if (sq == hash_move) {
-                m.key = 1 << 20;
-                continue;
-            }
-            if (n >= kProbeEmpties) {
-                const int depth = n >= 16 ? 3 : 1;
-                m.key = -probe(m.next_p, m.next_o, empties ^ square_bit(sq), depth, -64 * kInfinity, 64 * kInfinity);
-                continue;
-            }
-            const Bitboard replies = legal_moves(m.next_p, m.next_o) & (empties ^ square_bit(sq));
-            m.key = -16 * (popcount(replies) + popcount(replies & board_.corners));
-            if (board_.corners & square_bit(sq)) m.key += 8;
-            if (odd & square_bit(sq)) m.key += 2;
+            score_move(m, empties, odd, hash_move);
         }
         const int alpha0 = alpha;
         int best = -kInfinity;
@@ -183,6 +178,33 @@ public:
         }
         return best;
     }
+
+    // Sets m.key (higher: searched earlier) for the move m.square from a node with `empties`, whose
+    // position after the move is (m.next_p, m.next_o): the table's move first; from kProbeEmpties a
+    // shallow search; below, fastest first (few replies), corners and odd quadrants.
+    void score_move(ScoredMove& m, Bitboard empties, Bitboard odd, Move hash_move) {
+        const int sq = m.square;
+        if (sq == hash_move) {
+            m.key = 1 << 20;
+            return;
+        }
+        const int n = popcount(empties);
+        if (n >= kProbeEmpties) {
+            const int depth = n >= 16 ? 3 : 1;
+            m.key = -probe(m.next_p, m.next_o, empties ^ square_bit(sq), depth, -64 * kInfinity, 64 * kInfinity);
+            return;
+        }
+        const Bitboard replies = legal_moves(m.next_p, m.next_o) & (empties ^ square_bit(sq));
+        m.key = -16 * (popcount(replies) + popcount(replies & board_.corners));
+        if (board_.corners & square_bit(sq)) m.key += 8;
+        if (odd & square_bit(sq)) m.key += 2;
+    }
+    // Nodes searched (and charged to the control) by other workers on this worker's behalf (a split).
+    void add_charged_nodes(std::uint64_t n) noexcept {
+        nodes_ += n;
+        charged_ += n;
+    }
+    void add_node() noexcept { ++nodes_; }
 
 private:
     // The shallow search that orders moves at kProbeEmpties: `depth` plies of fail-soft alpha-beta, the
@@ -258,10 +280,187 @@ private:
     EndgameTT& tt_;
     const Board& board_;
     SolveControl& control_;
+    const std::atomic<bool>* cutoff_;
     std::uint64_t nodes_ = 0;
     std::uint64_t charged_ = 0;
     bool aborted_ = false;
 };
+
+// YBWC along the principal variation (threads > 1; the 8x8 solver's RootPass, simplified): at a PV node
+// with split_empties or more, the first move is searched by the calling thread (itself split the same
+// way, recursively), then every thread takes the next unsearched move from a shared counter and proves it
+// worse than the best score so far with a null window, re-searching it with the window when it fails
+// high. All threads share the table. A beta cut found by one thread stops the others (the split's flag).
+struct SplitShared {
+    EndgameTT& tt;
+    const Board& board;
+    SolveControl& control;
+    WorkerPool& pool;
+    int threads = 1;
+    int split_empties = 18;
+};
+
+// Called under the split's lock for each move's result (the root's progress reports): the move's index,
+// its score, and the best score before it (the bound it was searched against).
+using MoveResult = std::function<void(int index, int score, int alpha_before)>;
+
+int pv_node(const SplitShared& shared, Worker& w, Bitboard P, Bitboard O, int alpha, int beta, bool& aborted);
+
+class SplitPoint {
+public:
+    struct Outcome {
+        int score = -kInfinity;
+        int best_index = 0;
+        std::uint64_t nodes = 0;
+        bool aborted = false;
+    };
+
+    SplitPoint(const SplitShared& shared, const std::vector<ScoredMove>& moves, int alpha, int beta)
+        : shared_(shared), moves_(moves), alpha_(alpha), beta_(beta) {}
+
+    // `moves`: best first, at least one.
+    Outcome run(const MoveResult& on_result) {
+        Worker main(shared_.tt, shared_.board, shared_.control, &cut_);
+        const ScoredMove& first = moves_.front();
+        bool first_aborted = false;
+        const int score = -pv_node(shared_, main, first.next_p, first.next_o, -beta_, -alpha_, first_aborted);
+        Outcome out;
+        if (first_aborted) {
+            out.aborted = true;
+            out.nodes = main.nodes();
+            return out;
+        }
+        record(0, score, on_result);
+        const auto helpers_count = static_cast<std::size_t>(shared_.threads - 1);
+        std::vector<std::uint64_t> helper_nodes(helpers_count, 0);
+        std::vector<char> helper_aborted(helpers_count, 0);
+        {
+            TaskGroup helpers(shared_.pool);  // its destructor waits for the tasks
+            if (moves_.size() > 1 && score < beta_) {
+                for (std::size_t t = 0; t < helpers_count; ++t) {
+                    helpers.run([this, t, &helper_nodes, &helper_aborted, &on_result] {
+                        Worker w(shared_.tt, shared_.board, shared_.control, &cut_);
+                        share_moves(w, on_result);
+                        helper_nodes[t] = w.nodes();
+                        helper_aborted[t] = w.aborted() ? 1 : 0;
+                    });
+                }
+            }
+            share_moves(main, on_result);
+            helpers.wait();
+        }
+        std::lock_guard lock(mutex_);
+        out.score = best_;
+        out.best_index = best_index_;
+        out.nodes = main.nodes();
+        bool aborted = main.aborted();
+        for (std::size_t t = 0; t < helpers_count; ++t) {
+            out.nodes += helper_nodes[t];
+            aborted = aborted || helper_aborted[t] != 0;
+        }
+        out.aborted = aborted && !cut_.load(std::memory_order_relaxed);
+        return out;
+    }
+
+private:
+    void share_moves(Worker& w, const MoveResult& on_result) {
+        for (;;) {
+            const int i = next_.fetch_add(1, std::memory_order_relaxed);
+            if (i >= static_cast<int>(moves_.size())) return;
+            const ScoredMove& m = moves_[static_cast<std::size_t>(i)];
+            for (;;) {
+                const int a = current_alpha();
+                if (a >= beta_) return;
+                int score = -w.search<false>(m.next_p, m.next_o, -a - 1, -a);
+                if (w.aborted()) return;
+                if (score > a) {
+                    const int a2 = current_alpha();
+                    if (a2 >= beta_) return;
+                    if (score <= a2 && a2 != a) continue;  // the best improved meanwhile: test again
+                    if (score < beta_) score = -w.search<true>(m.next_p, m.next_o, -beta_, -a2);
+                    if (w.aborted()) return;
+                }
+                record(i, score, on_result);
+                break;
+            }
+        }
+    }
+
+    int current_alpha() {
+        std::lock_guard lock(mutex_);
+        return std::max(alpha_, best_);
+    }
+
+    void record(int index, int score, const MoveResult& on_result) {
+        std::lock_guard lock(mutex_);
+        const int before = std::max(alpha_, best_);
+        if (score > best_) {
+            best_ = score;
+            best_index_ = index;
+        }
+        if (score >= beta_) cut_.store(true, std::memory_order_relaxed);
+        if (on_result) on_result(index, score, before);
+    }
+
+    const SplitShared& shared_;
+    const std::vector<ScoredMove>& moves_;
+    const int alpha_;
+    const int beta_;
+    std::atomic<int> next_{1};
+    std::atomic<bool> cut_{false};
+    std::mutex mutex_;
+    int best_ = -kInfinity;  // guarded by mutex_
+    int best_index_ = 0;
+};
+
+// A PV node (P to move, window (alpha, beta)) by worker w, split from shared.split_empties empties on;
+// fail-soft like Worker::search, and stored in the table like a searched node.
+int pv_node(const SplitShared& shared, Worker& w, Bitboard P, Bitboard O, int alpha, int beta, bool& aborted) {
+    const Board& board = shared.board;
+    const Bitboard empties = board.playable & ~(P | O);
+    const int n = popcount(empties);
+    if (n < shared.split_empties) {
+        const int score = w.search<true>(P, O, alpha, beta);
+        aborted = w.aborted();
+        return score;
+    }
+    if (shared.control.halted()) {
+        aborted = true;
+        return 0;
+    }
+    w.add_node();
+    const std::uint64_t key = hash_discs(P, O) ^ board.salt;
+    Move hash_move = kNoMove;
+    if (EndgameTTData e; shared.tt.probe(key, e)) {
+        if (int cut = 0; e.cuts(0, alpha, beta, cut)) return cut;
+        hash_move = e.move;
+    }
+    const Bitboard moves = legal_moves(P, O) & empties;
+    if (!moves) {
+        if (!(legal_moves(O, P) & empties)) return board.final_score(P, O);
+        return -pv_node(shared, w, O, P, -beta, -alpha, aborted);
+    }
+    std::vector<ScoredMove> list;
+    const Bitboard odd = odd_quadrants(empties);
+    for (const int sq : squares(moves)) {
+        const Bitboard f = flips(P, O, sq);
+        ScoredMove m{sq, 0, O ^ f, P ^ f ^ square_bit(sq)};
+        w.score_move(m, empties, odd, hash_move);
+        list.push_back(m);
+    }
+    std::stable_sort(list.begin(), list.end(), [](const ScoredMove& a, const ScoredMove& b) { return a.key > b.key; });
+    SplitPoint split(shared, list, alpha, beta);
+    const SplitPoint::Outcome out = split.run({});
+    w.add_charged_nodes(out.nodes);
+    if (out.aborted) {
+        aborted = true;
+        return 0;
+    }
+    const int best = out.score;
+    const Move best_move = static_cast<Move>(list[static_cast<std::size_t>(out.best_index)].square);
+    shared.tt.store(key, n, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax, best_move, out.nodes);
+    return best;
+}
 
 // True when (p, o) is the image of an earlier root move's position by a symmetry of the board.
 bool symmetric_to_earlier(const std::vector<ScoredMove>& earlier, Bitboard playable, Bitboard p, Bitboard o) {
@@ -293,6 +492,44 @@ std::vector<ScoredMove> root_moves(EndgameTT& tt, const Board& board, Bitboard P
     }
     std::stable_sort(list.begin(), list.end(), [](const ScoredMove& a, const ScoredMove& b) { return a.key > b.key; });
     return list;
+}
+
+// NegaScout at the root on one thread: the first move with the window, the others with a null window,
+// re-searched when they fail high. Returns the best score (fail-soft) and its move.
+std::pair<int, Move> single_thread_root(Worker& worker, SolveControl& control, const std::vector<ScoredMove>& moves,
+                                        int alpha, int beta) {
+    int best = -kInfinity;
+    Move best_move = static_cast<Move>(moves.front().square);
+    int lo = alpha;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        const ScoredMove& m = moves[i];
+        int score = 0;
+        if (i == 0) {
+            score = -worker.search<true>(m.next_p, m.next_o, -beta, -lo);
+        } else {
+            score = -worker.search<false>(m.next_p, m.next_o, -lo - 1, -lo);
+            if (score > lo && score < beta) score = -worker.search<true>(m.next_p, m.next_o, -beta, -lo);
+        }
+        if (worker.aborted()) break;
+        const bool new_best = score > best;
+        if (new_best) {
+            best = score;
+            best_move = static_cast<Move>(m.square);
+        }
+        if (control.reports()) {
+            RootProgress p;
+            p.move = static_cast<Move>(m.square);
+            p.score = score;
+            p.bound = bound_of(score, lo, beta);
+            p.new_best = new_best;
+            p.nodes = worker.nodes();
+            p.time = control.elapsed();
+            control.report(p);
+        }
+        if (score > lo) lo = score;
+        if (lo >= beta) break;
+    }
+    return {best, best_move};
 }
 
 // The principal variation from (P, O) of exact value `value`: at each node the table's move when a
@@ -377,7 +614,8 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
         return make_error("variant solver: a disc off the variant's board");
     }
     if (options.alpha >= options.beta) return make_error("variant solver: empty or reversed window");
-    if (options.threads < 1) return make_error("variant solver: threads must be at least 1");
+    if (options.threads < 1 || options.threads > 256)
+        return make_error("variant solver: threads must be within 1..256");
 
     const auto start = Clock::now();
     const Board board{pos.playable, popcount(pos.playable), pos.rule, unflippable_squares(pos.playable),
@@ -409,42 +647,39 @@ Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptio
     Worker worker(tt_, board, control);
     const auto moves = root_moves(tt_, board, P, O);
 
-    // NegaScout at the root: the first move with the window, the others with a null window, re-searched
-    // when they fail high.
     int best = -kInfinity;
     Move best_move = static_cast<Move>(moves.front().square);
-    int lo = alpha;
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-        const ScoredMove& m = moves[i];
-        int score = 0;
-        if (i == 0) {
-            score = -worker.search<true>(m.next_p, m.next_o, -beta, -lo);
-        } else {
-            score = -worker.search<false>(m.next_p, m.next_o, -lo - 1, -lo);
-            if (score > lo && score < beta) score = -worker.search<true>(m.next_p, m.next_o, -beta, -lo);
-        }
-        if (worker.aborted()) break;
-        const bool new_best = score > best;
-        if (new_best) {
-            best = score;
-            best_move = static_cast<Move>(m.square);
-        }
-        if (control.reports()) {
+    bool aborted = false;
+    const int n = popcount(empties);
+    const int threads = n >= kMinEmptiesForThreads ? options.threads : 1;
+    if (threads > 1) {  // YBWC from the root (SplitPoint)
+        if (!pool_) pool_ = std::make_unique<WorkerPool>();
+        if (pool_->size() < threads - 1) (void)pool_->resize(threads - 1);
+        const SplitShared shared{tt_, board, control, *pool_, threads, std::max(options.split_empties, 1)};
+        const MoveResult report = [&](int index, int score, int before) {
+            if (!control.reports()) return;
             RootProgress p;
-            p.move = static_cast<Move>(m.square);
+            p.move = static_cast<Move>(moves[static_cast<std::size_t>(index)].square);
             p.score = score;
-            p.bound = bound_of(score, lo, beta);
-            p.new_best = new_best;
-            p.nodes = worker.nodes();
+            p.bound = score >= beta ? Bound::Lower : (score <= before ? Bound::Upper : Bound::Exact);
+            p.new_best = score > before || index == 0;
+            p.nodes = control.charged();
             p.time = control.elapsed();
             control.report(p);
-        }
-        if (score > lo) lo = score;
-        if (lo >= beta) break;
+        };
+        SplitPoint root(shared, moves, alpha, beta);
+        const SplitPoint::Outcome out = root.run(report);
+        worker.add_charged_nodes(out.nodes);
+        aborted = out.aborted;
+        best = out.score;
+        best_move = static_cast<Move>(moves[static_cast<std::size_t>(out.best_index)].square);
+    } else {
+        const auto one = single_thread_root(worker, control, moves, alpha, beta);
+        best = one.first;
+        best_move = one.second;
+        aborted = worker.aborted();
     }
-    const bool aborted = worker.aborted();
     if (!aborted) {
-        const int n = popcount(empties);
         tt_.store(hash_discs(P, O) ^ board.salt, n, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax,
                   best_move, worker.nodes());
         if (control.reports()) {

@@ -15,12 +15,17 @@
 // kSortEmpties, enhanced transposition cutoff, and a stability cutoff from the discs that can never be
 // flipped on this board (full lines and unflippable neighbours, computed from the playable mask); at the
 // root, a move whose position is a symmetric image of another root move's is not searched. No
-// evaluation function: nothing is trained for the variants. One thread (SolveOptions::threads is
-// accepted and ignored), the selective and aspiration options likewise: the variants are small.
+// evaluation function: nothing is trained for the variants. SolveOptions::threads > 1 (from 14 root
+// empties): YBWC along the principal variation from SolveOptions::split_empties empties (the calling
+// thread and threads - 1 workers of the solver's own pool, one shared table). The selective and
+// aspiration options are ignored: the variants are small.
 // Limits and progress as in EndgameSolver (solve_control.hpp): a stopped solve returns completed = false.
 // The 8x8 solver (solver.hpp) stays the one for the standard board: this one is simpler and slower there.
+#include <memory>
+
 #include "engine/board/position.hpp"
 #include "engine/core/expected.hpp"
+#include "engine/core/worker_pool.hpp"
 #include "engine/endgame/endgame_tt.hpp"
 #include "engine/endgame/solve_control.hpp"
 #include "engine/endgame/solver.hpp"
@@ -32,12 +37,13 @@ public:
     explicit VariantSolver(EndgameTT& tt) noexcept : tt_(tt) {}
 
     // Errors: discs off the playable squares or two discs on one square, no playable square, an empty or
-    // reversed window, threads < 1.
+    // reversed window, threads outside 1..256.
     [[nodiscard]] Expected<SolveResult> solve(const Position& pos, const SolveOptions& options,
                                               const SolveLimits& limits, const ProgressCallback& progress = {});
 
 private:
     EndgameTT& tt_;
+    std::unique_ptr<WorkerPool> pool_;  // threads - 1 helpers, made at the first solve with threads > 1
 };
 
 // The table key of the discs (P, O) on the board `playable` under `rule`.

@@ -120,6 +120,62 @@ TEST_CASE("VariantSolver equals the plain solver on 6x6, 6x6-parallel and the di
     CHECK(checked == 4 * 123);
 }
 
+TEST_CASE("VariantSolver with two and three threads (YBWC from 12 empties) equals one thread, exact and in windows") {
+    endgame::EndgameTT one_tt(16);
+    endgame::VariantSolver one(one_tt);
+    endgame::EndgameTT many_tt(16);
+    endgame::VariantSolver many(many_tt);
+    const std::atomic<bool> stop{false};
+    std::mt19937 rng(77);
+    int checked = 0;
+    for (const Variant v : {Variant::Board6x6, Variant::Diamond}) {
+        for (const Position& pos : endgames(v, 14, 17, 6, 303 + static_cast<int>(v))) {
+            CAPTURE(to_board_string(pos));
+            const auto r = one.solve(pos, {}, no_limits(stop));
+            REQUIRE(r);
+            for (const int threads : {2, 3}) {
+                CAPTURE(threads);
+                endgame::SolveOptions o;
+                o.threads = threads;
+                o.split_empties = 12;
+                const auto t = many.solve(pos, o, no_limits(stop));
+                REQUIRE(t);
+                CHECK(t->completed);
+                CHECK(t->bound == Bound::Exact);
+                CHECK(t->score == r->score);
+                CHECK(plain_confirms(pos.play_move(t->best_move), -r->score));
+                o.alpha = std::uniform_int_distribution<int>(-20, 18)(rng);
+                o.beta = o.alpha + std::uniform_int_distribution<int>(1, 6)(rng);
+                const auto b = many.solve(pos, o, no_limits(stop));
+                REQUIRE(b);
+                if (b->score <= o.alpha) {
+                    CHECK(r->score <= b->score);
+                } else if (b->score >= o.beta) {
+                    CHECK(r->score >= b->score);
+                } else {
+                    CHECK(r->score == b->score);
+                }
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked == 2 * 6 * 2);
+    // Limits stop every thread: a node budget, and the stop flag.
+    endgame::SolveOptions two;
+    two.threads = 2;
+    two.split_empties = 12;
+    const Position start = start_position(Variant::Board6x6);
+    const auto limited = many.solve(start, two, endgame::SolveLimits{&stop, std::nullopt, 200000});
+    REQUIRE(limited);
+    CHECK_FALSE(limited->completed);
+    const std::atomic<bool> stopped{true};
+    const auto halted = many.solve(start, two, no_limits(stopped));
+    REQUIRE(halted);
+    CHECK_FALSE(halted->completed);
+    two.threads = 257;
+    CHECK_FALSE(many.solve(start, two, no_limits(stop)));
+}
+
 TEST_CASE("VariantSolver on the 8x8 board equals the plain solver (the variant solver takes any mask)") {
     endgame::EndgameTT tt(16);
     endgame::VariantSolver solver(tt);

@@ -39,8 +39,8 @@ int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
         "reversi-solve",
         "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]\n"
-        "       reversi-solve --variant 6x6|6x6-parallel|4x4|diamond|diamond-parallel [--file F.obf] [--hash MiB] "
-        "[--wld]",
+        "       reversi-solve --variant 6x6|6x6-parallel|4x4|diamond|diamond-parallel [--file F.obf] [--threads N] "
+        "[--split-from N] [--hash MiB] [--wld]",
         "Solves every position of an OBF file exactly (or win/loss/draw with --wld) and prints, per\n"
         "position: number, empties, best move, score, expected score, time, nodes and nodes/s, then\n"
         "totals. Exits with status 1 when a score (or, with --wld, a result) differs from the file's.\n"
@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
         "side to move; moves are named in the variant's own coordinates (a1 = the top-left corner of the\n"
         "smallest rectangle holding its squares: b2 of 8x8 on 6x6 and the diamonds, c3 on 4x4). Without\n"
         "--file it solves the variant's start position and prints the score (black's), time, nodes,\n"
-        "nodes/s and the principal variation. One thread; --hash and --wld apply, the 8x8 solver's\n"
-        "options do not.",
+        "nodes/s and the principal variation (progress on stderr). --threads, --split-from, --hash and --wld\n"
+        "apply; the 8x8 solver's other options do not.",
         {{"file", true, "OBF file (default ../shared/data/ffo/fforum-40-59.obf from the project root)"},
          {"threads", true, "search threads (default 1)"},
          {"hash", true, "transposition table in MiB (default 256)"},
@@ -102,6 +102,13 @@ int main(int argc, char** argv) {
             run.hash_mib = static_cast<std::size_t>(*hash);
             run.wld = args.has("wld");
             run.verbose = args.has("verbose");
+            run.threads = *threads;
+            auto split_from = args.get_int("split-from", 18, 1, 61);
+            if (!split_from) {
+                std::fprintf(stderr, "reversi-solve: %s\n", split_from.error().message.c_str());
+                return 2;
+            }
+            run.split_empties = *split_from;
             return solve_tool::solve_variant(run);
         }
     }

@@ -87,13 +87,16 @@ int solve_variant(const VariantRun& run) {
     endgame::EndgameTT table(run.hash_mib);
     endgame::VariantSolver solver(table);
     endgame::SolveOptions options;
+    options.threads = run.threads;
+    options.split_empties = run.split_empties;
     if (run.wld) {
         options.alpha = -1;
         options.beta = 1;
     }
     const char* name = variant_info(run.variant).name.data();
-    std::printf("# variant %s, %s, hash %zu MiB, one thread, %s\n", name,
-                run.file ? run.file->c_str() : "start position", run.hash_mib, run.wld ? "win/loss/draw" : "exact");
+    std::printf("# variant %s, %s, hash %zu MiB, %d thread%s, %s\n", name,
+                run.file ? run.file->c_str() : "start position", run.hash_mib, run.threads, run.threads > 1 ? "s" : "",
+                run.wld ? "win/loss/draw" : "exact");
     if (!run.file) return solve_start(run, solver, options);
 
     auto entries = read_variant_obf_file(*run.file, run.variant);

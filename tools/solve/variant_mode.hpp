@@ -14,6 +14,8 @@ struct VariantRun {
     std::size_t hash_mib = 256;
     bool wld = false;
     bool verbose = false;
+    int threads = 1;
+    int split_empties = 18;  // --split-from
 };
 
 // Solves the file's positions (checking the expected scores) or the start position; prints a table or
