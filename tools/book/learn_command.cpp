@@ -55,8 +55,8 @@ int learn_games(const LearnSettings& s) {
         const int v = search(pos);
         if (seconds_since(last_report) >= 5) {
             last_report = Clock::now();
-            std::fprintf(stderr, "reversi-book: %zu games learned, %zu positions (%zu new), %zu searches, %.0f s\n",
-                         totals.games, book.size(), totals.added, totals.evaluations, seconds_since(start));
+            std::fprintf(stderr, "reversi-book: %zu games learned, %zu positions in the book, %zu searches, %.0f s\n",
+                         totals.games, book.size(), totals.evaluations, seconds_since(start));
         }
         ++totals.evaluations;
         return v;
