@@ -25,6 +25,7 @@ std::string learned_status(const book::LearnReport& r, const book::Book& b, cons
 }  // namespace
 
 void NboardFrontend::cmd_learn() {
+    ctx_.stop_and_wait();  // a finished learn's book is installed before this one copies it
     const book::Book* current = ctx_.book().get();
     const std::string file = ctx_.options().book_file;
     if (current == nullptr || file.empty()) {
