@@ -1,13 +1,10 @@
 #include "engine/book/deviation.hpp"
 
-#include <algorithm>
 #include <unordered_map>
 
 namespace reversi::book {
 
 namespace {
-
-int clamp_value(int v) { return std::clamp(v, -kMaxBookValue, kMaxBookValue); }
 
 class Grower {
 public:
@@ -43,21 +40,7 @@ private:
     [[nodiscard]] bool stopped() const noexcept { return stop_ && stop_->load(std::memory_order_relaxed); }
 
     void add(const Position& pos) {
-        std::vector<BookMove> moves;
-        for (const int sq : squares(pos.moves())) {
-            const auto square = static_cast<Move>(sq);
-            const BookChild child = book_child(pos, square);
-            int v = 0;
-            if (child.final_value) {
-                v = *child.final_value;
-            } else if (const auto known = book_.value(child.position)) {
-                v = child.sign * *known;
-            } else {
-                v = child.sign * clamp_value(evaluate_(child.position));
-                ++report_.evaluations;
-            }
-            moves.push_back({square, static_cast<std::int8_t>(clamp_value(v))});
-        }
+        const auto moves = move_values(book_, pos, evaluate_, report_.evaluations);
         book_.set_moves(pos, moves);
         ++report_.added;
         report_.positions = book_.size();

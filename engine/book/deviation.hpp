@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "engine/book/book.hpp"
+#include "engine/book/node_values.hpp"
 
 namespace reversi::book {
 
@@ -18,10 +19,6 @@ struct DeviationOptions {
     int deviation = 2;             // follow the moves within this many discs of the best
     std::size_t save_every = 100;  // call save after this many new positions (0: only at the end)
 };
-
-// The value of a position that is not over, in discs from its side to move (clamped to -64..64 by the
-// caller of the evaluator).
-using PositionEvaluator = std::function<int(const Position&)>;
 
 struct GrowthReport {
     std::size_t positions = 0;    // in the book

@@ -44,7 +44,7 @@ bool Session::is_stop(std::string_view command) const {
 }
 
 bool Session::starts_job(std::string_view command) const {
-    if (nboard_) return command == "go" || command == "hint" || command == "analyze";
+    if (nboard_) return command == "go" || command == "hint" || command == "analyze" || command == "learn";
     return command == "go" || command == "perft" || command == "bench";
 }
 

@@ -117,8 +117,7 @@ session::Status NboardFrontend::handle(std::string_view line) {
     } else if (command == "go") {
         cmd_go();
     } else if (command == "learn") {
-        ctx_.send("status no opening book: learn ignored");
-        ctx_.send("learned");
+        cmd_learn();
     } else if (command == "analyze") {
         cmd_analyze();
     } else if (command == "nboard") {

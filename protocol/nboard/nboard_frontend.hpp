@@ -11,6 +11,9 @@
 // error: the search has no contempt. A search stopped by `ping` reports only what completed iterations
 // found (session::search_completed): `go` always answers a legal move with a value, `hint` always sends its
 // `search` lines (the moves not yet searched at depth 1).
+//
+// `learn` adds the game (set game, move) to the book of --book and saves the file (nboard_learn.cpp,
+// docs/book.md "Learning"); without a book, or over TCP, it is ignored with a status line. Always `learned`.
 #include <string_view>
 
 #include "protocol/session/engine_context.hpp"
@@ -30,6 +33,7 @@ private:
     void cmd_hint(std::string_view line);
     void cmd_go();
     void cmd_analyze();
+    void cmd_learn();  // nboard_learn.cpp
     void error(const std::string& message) { ctx_.send("status error: " + message); }
 
     session::EngineContext& ctx_;

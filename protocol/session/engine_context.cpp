@@ -77,6 +77,11 @@ void EngineContext::start_job(JobRunner::Job job, bool unbounded, std::function<
     launch(std::move(job), unbounded, options_.search.threads, std::move(on_stop));
 }
 
+void EngineContext::start_job_then(JobRunner::Job job, std::function<void()> collect) {
+    launch(std::move(job), false, options_.search.threads);
+    collect_ = std::move(collect);  // after launch: its stop_and_wait collects the job before
+}
+
 void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop) {
     stop_and_wait();
     job_unbounded_ = unbounded;
@@ -206,6 +211,11 @@ void EngineContext::collect_finished_job() {
     jobs_.wait();
     loading_ = false;
     if (loaded_) apply_loaded_weights();
+    if (collect_) {
+        const auto collect = std::move(collect_);
+        collect_ = nullptr;
+        collect();
+    }
 }
 
 void EngineContext::apply_loaded_weights() {

@@ -77,6 +77,10 @@ public:
     // exception escaping the job is logged and answered with an error line. `on_stop`: called by every
     // stop of this job (JobRunner::start), for a job that waits on a condition of its own.
     void start_job(JobRunner::Job job, bool unbounded = false, std::function<void()> on_stop = {});
+    // Starts a job like start_job; `collect` runs on the reader thread once the job has been joined
+    // (collect_finished_job, before the next command): how a job hands a result to the session (NBoard
+    // `learn` installs the book it learned into).
+    void start_job_then(JobRunner::Job job, std::function<void()> collect);
     // The running job only ends when stopped (reader thread only).
     [[nodiscard]] bool job_unbounded() const noexcept { return busy() && job_unbounded_; }
     // The running job has become one that ends by itself (a pondering search at ponderhit; reader thread).
@@ -128,6 +132,7 @@ private:
     std::uint64_t job_serial_ = 0;
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
+    std::function<void()> collect_;        // start_job_then's, run after the job has been joined
     EngineOptions options_;
     SessionBook book_;
     std::unique_ptr<Searcher> searcher_;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "book_checks.hpp"
 #include "engine/board/notation.hpp"
 #include "engine/board/variant.hpp"
 #include "engine/book/book_file.hpp"
@@ -91,18 +92,7 @@ TEST_CASE("book growth by deviation stores every legal move and its values are t
     const Book wide = toy_book(6, 3);
     CHECK(narrow.size() >= 5);
     CHECK(wide.size() > narrow.size());
-    for (const auto& [key, node] : wide.nodes()) {
-        const Position pos{key.player, key.opponent};
-        CHECK(popcount(pos.moves()) == static_cast<int>(node.moves.size()));
-        for (const BookMove& m : node.moves) {
-            const BookChild child = book_child(pos, m.square);
-            if (child.final_value) {
-                CHECK(m.value == *child.final_value);
-            } else if (const auto v = wide.value(child.position)) {
-                CHECK(m.value == child.sign * *v);
-            }
-        }
-    }
+    testing::check_move_values(wide);
     // The root's four moves are symmetric: one value, and one position after them.
     const auto root = wide.moves(start_position());
     REQUIRE(root.size() == 4);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "engine/board/notation.hpp"
 #include "engine/board/variant.hpp"
 #include "engine/book/book_file.hpp"
 #include "engine/book/deviation.hpp"
@@ -121,6 +122,96 @@ TEST_CASE("book: over TCP BookFile is refused and --book serves every session") 
     const auto lines = client.read_until("bestmove ", 20s);
     REQUIRE(lines.size() == 2);
     CHECK(starts_with(lines[0], "info string book move "));
+    client.send("quit");
+    std::filesystem::remove(path);
+}
+
+namespace {
+
+// Tiger (f5 d6 c3 d3 c4 f4 c5 b3), 8 plies: its positions after 4 to 8 plies are not in write_test_book's book.
+constexpr const char* kTigerGgf =
+    "set game (;GM[Othello]PC[test]PB[a]PW[b]RE[?]TI[5:00]TY[8]"
+    "BO[8 ---------------------------O*------*O--------------------------- *]"
+    "B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[C5]W[B3];)";
+
+std::vector<Position> tiger_positions() {
+    std::vector<Position> positions{start_position()};
+    for (const char* m : {"f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3"}) {
+        positions.push_back(positions.back().play(*parse_move(m)));
+    }
+    return positions;
+}
+
+}  // namespace
+
+TEST_CASE("book: NBoard learn adds the game to the --book file and to the session's book") {
+    const std::string path = write_test_book("reversi-book-learn.book");
+    const auto before = book::load_book_file(path);
+    REQUIRE(before);
+    const auto positions = tiger_positions();
+    CHECK(!before->contains(positions.back()));
+    EngineProcess engine({"--book", path});
+    auto& io = engine.io();
+    io.send("nboard 2");
+    REQUIRE(io.read_line());
+    io.send("set depth 2");
+    io.send(kTigerGgf);
+    io.send("learn");
+    auto lines = io.read_until("learned", 60s);
+    REQUIRE(!lines.empty());
+    CHECK(lines.back() == "learned");
+    CHECK(std::any_of(lines.begin(), lines.end(), [](const auto& l) { return l == "status learning"; }));
+    CHECK_MESSAGE(std::any_of(lines.begin(), lines.end(),
+                              [](const auto& l) { return starts_with(l, "status learn: 5 new positions ("); }),
+                  lines.front());
+    // The file on disk holds every position of the game now (and what it held before).
+    const auto after = book::load_book_file(path);
+    REQUIRE(after);
+    for (const Position& p : positions) CHECK(after->contains(p));
+    CHECK(after->size() == before->size() + 5);
+    CHECK(!std::filesystem::exists(path + ".tmp"));
+    // And so does the session's book: hint in the game's last position answers from it.
+    io.send("hint 1");
+    lines = io.read_until("status");
+    REQUIRE(lines.size() == 2);
+    CHECK(starts_with(lines[0], "book "));
+    // Learning it again adds nothing.
+    io.send("learn");
+    lines = io.read_until("learned", 60s);
+    CHECK(std::any_of(lines.begin(), lines.end(),
+                      [](const auto& l) { return starts_with(l, "status learn: 0 new positions (0 searches)"); }));
+    io.send("quit");
+    CHECK(engine.wait_exit() == 0);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("book: NBoard learn without a book and over TCP is ignored with a status line") {
+    {
+        EngineProcess engine;
+        auto& io = engine.io();
+        io.send("nboard 2");
+        REQUIRE(io.read_line());
+        io.send("learn");
+        const auto lines = io.read_until("learned");
+        REQUIRE(lines.size() == 2);
+        CHECK(lines[0] == "status no opening book: learn ignored");
+        io.send("quit");
+        CHECK(engine.wait_exit() == 0);
+    }
+    const std::string path = write_test_book("reversi-book-learn-tcp.book");
+    const auto before = book::load_book_file(path);
+    REQUIRE(before);
+    ServerProcess server({"--book", path});
+    LineChannel client = server.connect();
+    client.send("nboard 2");
+    REQUIRE(client.read_line(20s));
+    client.send(kTigerGgf);
+    client.send("learn");
+    const auto lines = client.read_until("learned", 20s);
+    REQUIRE(lines.size() == 2);
+    CHECK_MESSAGE(starts_with(lines[0], "status learn ignored: a network session does not write the book file"),
+                  lines[0]);
+    CHECK(book::load_book_file(path)->size() == before->size());
     client.send("quit");
     std::filesystem::remove(path);
 }

@@ -1,30 +1,26 @@
 // reversi-book: builds and inspects opening books (engine/book/). `build` grows a book by deviation from a
 // position with the engine's own search at a fixed depth (an exact solve near the end), saving every N
-// new positions; run again on the same file it continues. `show` prints a position's book moves.
+// new positions; run again on the same file it continues. `learn` adds the positions of finished games
+// (tools/book/learn_command.hpp). `show` prints a position's book moves.
 #include <atomic>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <filesystem>
 
 #include "engine/board/notation.hpp"
 #include "engine/board/variant.hpp"
 #include "engine/book/book_file.hpp"
 #include "engine/book/deviation.hpp"
+#include "engine/book/leaf_search.hpp"
 #include "engine/data/openings.hpp"
-#include "engine/search/searcher.hpp"
 #include "protocol/cli/command_line.hpp"
+#include "tools/book/book_tool.hpp"
+#include "tools/book/learn_command.hpp"
 
 using namespace reversi;
-using Clock = std::chrono::steady_clock;
+using book_tool::Clock;
+using book_tool::g_stop;
+using book_tool::seconds_since;
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-void on_signal(int) { g_stop.store(true, std::memory_order_relaxed); }
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 Expected<Position> root_of(const std::string& transcript) {
     if (transcript.empty()) return start_position();
@@ -35,39 +31,25 @@ struct BuildSettings {
     std::string path;
     std::vector<Position> roots;  // grown one after the other
     book::DeviationOptions deviation;
-    int depth = 12;
-    int solve_empties = 20;
+    book::LeafSearch leaf;
     std::size_t hash_mib = 64;
     int threads = 1;
     double time_limit_s = 0;  // 0: none
 };
 
 int build(const BuildSettings& s) {
-    book::Book book;
-    if (std::filesystem::exists(s.path)) {
-        auto loaded = book::load_book_file(s.path);
-        if (!loaded) {
-            std::fprintf(stderr, "reversi-book: %s\n", loaded.error().message.c_str());
-            return 1;
-        }
-        book = std::move(*loaded);
-        std::fprintf(stderr, "reversi-book: continuing %s (%zu positions)\n", s.path.c_str(), book.size());
+    auto opened = book_tool::open_book(s.path);
+    if (!opened) {
+        std::fprintf(stderr, "reversi-book: %s\n", opened.error().message.c_str());
+        return 1;
     }
+    book::Book book = std::move(*opened);
     Searcher searcher(s.hash_mib);
-    SearchOptions options;
-    options.selectivity = kEngineSelectivityPercent;
-    options.ordering = kEngineOrdering;
-    options.threads = s.threads;
-    searcher.set_options(options);
+    book::use_engine_search_options(searcher, s.threads);
     std::fprintf(stderr, "reversi-book: evaluation %s; depth %d, exact solve at %d empties or fewer\n",
-                 searcher.evaluation_status().c_str(), s.depth, s.solve_empties);
+                 searcher.evaluation_status().c_str(), s.leaf.depth, s.leaf.solve_empties);
     const std::atomic<bool> never{false};
-    auto evaluate = [&](const Position& pos) {
-        SearchLimits limits;
-        limits.depth = s.depth;
-        limits.solve = pos.empty_count() <= s.solve_empties;
-        return searcher.search(pos, limits, {}, never).score;
-    };
+    const auto evaluate = book::searched_evaluator(searcher, s.leaf, never);
     const auto start = Clock::now();
     auto last_report = start;
     std::atomic<bool> stop{false};
@@ -136,12 +118,99 @@ int show(const std::string& path, const std::string& transcript) {
     return 0;
 }
 
+// The options `build` and `learn` share, checked.
+struct CommonSettings {
+    book::LeafSearch leaf;
+    int plies = 10;
+    std::size_t save_every = 100;
+    std::size_t hash_mib = 64;
+    int threads = 1;
+};
+
+Expected<CommonSettings> common_settings(const cli::ParsedArgs& args, int default_plies) {
+    auto plies = args.get_int("plies", default_plies, 1, 60);
+    auto depth = args.get_int("depth", 12, 1, 60);
+    auto solve = args.get_int("solve-empties", 20, 0, 60);
+    auto save_every = args.get_int("save-every", 100, 0, 1000000000);
+    auto hash = args.get_int("hash", 64, 1, 65536);
+    auto threads = args.get_int("threads", 1, 1, 256);
+    for (const auto* v : {&plies, &depth, &solve, &save_every, &hash, &threads}) {
+        if (!*v) return v->error();
+    }
+    CommonSettings c;
+    c.leaf = {static_cast<int>(*depth), static_cast<int>(*solve)};
+    c.plies = static_cast<int>(*plies);
+    c.save_every = static_cast<std::size_t>(*save_every);
+    c.hash_mib = static_cast<std::size_t>(*hash);
+    c.threads = static_cast<int>(*threads);
+    return c;
+}
+
+// The roots of `build`: --from, or the openings of --openings.
+Expected<std::vector<Position>> build_roots(const cli::ParsedArgs& args) {
+    auto root = root_of(args.get("from", ""));
+    if (!root) return make_error("--from: " + root.error().message);
+    if (!args.has("openings")) return std::vector<Position>{*root};
+    auto openings = data::read_openings(args.get("openings", ""), Variant::Standard);
+    auto count = args.get_int("openings-count", 1000000000, 1, 1000000000);
+    if (!openings || !count) return make_error("--openings: " + (!openings ? openings.error() : count.error()).message);
+    std::vector<Position> roots;
+    for (const auto& o : *openings) {
+        if (static_cast<long long>(roots.size()) >= *count) break;
+        roots.push_back(o.position());
+    }
+    if (roots.empty()) return make_error("--openings: no opening in the file");
+    return roots;
+}
+
+int usage_error(const std::string& message) {
+    std::fprintf(stderr, "reversi-book: %s\n", message.c_str());
+    return 2;
+}
+
+int run_build(const cli::ParsedArgs& args) {
+    auto common = common_settings(args, 10);
+    if (!common) return usage_error(common.error().message);
+    auto deviation = args.get_int("deviation", 2, 0, 128);
+    auto time_limit = args.get_int("time-limit", 0, 0, 100000000);
+    if (!deviation || !time_limit) return usage_error((!deviation ? deviation : time_limit).error().message);
+    auto roots = build_roots(args);
+    if (!roots) return usage_error(roots.error().message);
+    BuildSettings s;
+    s.path = args.get("book", "");
+    s.roots = std::move(*roots);
+    s.deviation = {common->plies, static_cast<int>(*deviation), common->save_every};
+    s.leaf = common->leaf;
+    s.hash_mib = common->hash_mib;
+    s.threads = common->threads;
+    s.time_limit_s = static_cast<double>(*time_limit);
+    book_tool::install_stop_signals();
+    return build(s);
+}
+
+int run_learn(const cli::ParsedArgs& args) {
+    auto common = common_settings(args, 20);
+    if (!common) return usage_error(common.error().message);
+    if (!args.has("games")) return usage_error("learn: --games FILE is required");
+    book_tool::LearnSettings s;
+    s.path = args.get("book", "");
+    s.games_files = {args.get("games", "")};
+    s.leaf = common->leaf;
+    s.learn.plies = common->plies;
+    s.save_every = common->save_every;
+    s.hash_mib = common->hash_mib;
+    s.threads = common->threads;
+    book_tool::install_stop_signals();
+    return book_tool::learn_games(s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
         "reversi-book",
-        "reversi-book build --book FILE [options] | reversi-book show FILE [MOVES]",
+        "reversi-book build --book FILE [options] | reversi-book learn --book FILE --games FILE [options] |\n"
+        "       reversi-book show FILE [MOVES]",
         "Opening books (docs/book.md). `build` grows FILE by deviation from the start position (or --from\n"
         "MOVES): every book position stores the values of all its legal moves, searched by the engine at\n"
         "--depth (an exact solve at --solve-empties or fewer empties), and the moves within --deviation\n"
@@ -149,16 +218,22 @@ int main(int argc, char** argv) {
         "The file is saved every --save-every new positions, at the end, at --time-limit and on Ctrl-C;\n"
         "running the same command again continues it. Progress goes to stderr.\n"
         "With --openings FILE (e.g. the XOT list) it grows from each opening in turn.\n"
+        "`learn` adds finished games to FILE (created when missing): every position of a game up to --plies\n"
+        "plies (default 20) that is not in the book is added with all its moves searched as `build` searches\n"
+        "them, then the book is negamaxed. --games FILE holds GGF games (one or more per line) and/or move\n"
+        "transcripts from the start (f5d6c3..., one a line); a game that cannot be read or has an illegal\n"
+        "move is skipped with a message naming it. Saved as `build` saves; a game learned twice adds nothing.\n"
         "`show FILE [MOVES]` prints the book moves of the position after MOVES (e.g. f5d6) with their values\n"
         "(discs for the side to move; '(leaf)': a searched value, the move's position is not in the book).",
-        {{"book", true, "build: the book file to grow (created when missing)"},
-         {"plies", true, "build: book positions up to this many plies from the root, exclusive (default 10)"},
+        {{"book", true, "build, learn: the book file to grow (created when missing)"},
+         {"games", true, "learn: the games to add (GGF games and/or transcripts, see above)"},
+         {"plies", true, "book positions up to this many plies from the root, exclusive (build 10, learn 20)"},
          {"deviation", true, "build: follow moves within this many discs of the best (default 2)"},
-         {"depth", true, "build: search depth of the leaf values (default 12)"},
-         {"solve-empties", true, "build: exact solve at this many empties or fewer (default 20)"},
-         {"save-every", true, "build: save after this many new positions (default 100)"},
-         {"hash", true, "build: transposition table in MiB (default 64)"},
-         {"threads", true, "build: search threads (default 1)"},
+         {"depth", true, "build, learn: search depth of the leaf values (default 12)"},
+         {"solve-empties", true, "build, learn: exact solve at this many empties or fewer (default 20)"},
+         {"save-every", true, "build, learn: save after this many new positions (default 100)"},
+         {"hash", true, "build, learn: transposition table in MiB (default 64)"},
+         {"threads", true, "build, learn: search threads (default 1)"},
          {"from", true, "build: grow from the position after these moves (default: the start)"},
          {"time-limit", true, "build: stop and save after this many seconds (default: none)"},
          {"openings", true,
@@ -171,62 +246,12 @@ int main(int argc, char** argv) {
     const std::string command = args.positional.empty() ? "" : args.positional[0];
     if (command == "show") {
         if (args.positional.size() < 2 || args.positional.size() > 3) {
-            std::fprintf(stderr, "reversi-book: usage: reversi-book show FILE [MOVES]\n");
-            return 2;
+            return usage_error("usage: reversi-book show FILE [MOVES]");
         }
         return show(args.positional[1], args.positional.size() == 3 ? args.positional[2] : "");
     }
-    if (command != "build" || args.positional.size() != 1 || !args.has("book")) {
-        std::fprintf(stderr, "reversi-book: usage: %s (--help)\n", spec.usage.c_str());
-        return 2;
+    if ((command != "build" && command != "learn") || args.positional.size() != 1 || !args.has("book")) {
+        return usage_error("usage: " + spec.usage + " (--help)");
     }
-    auto plies = args.get_int("plies", 10, 1, 60);
-    auto deviation = args.get_int("deviation", 2, 0, 128);
-    auto depth = args.get_int("depth", 12, 1, 60);
-    auto solve = args.get_int("solve-empties", 20, 0, 60);
-    auto save_every = args.get_int("save-every", 100, 0, 1000000000);
-    auto hash = args.get_int("hash", 64, 1, 65536);
-    auto threads = args.get_int("threads", 1, 1, 256);
-    auto time_limit = args.get_int("time-limit", 0, 0, 100000000);
-    for (const auto* v : {&plies, &deviation, &depth, &solve, &save_every, &hash, &threads, &time_limit}) {
-        if (!*v) {
-            std::fprintf(stderr, "reversi-book: %s\n", v->error().message.c_str());
-            return 2;
-        }
-    }
-    auto root = root_of(args.get("from", ""));
-    if (!root) {
-        std::fprintf(stderr, "reversi-book: --from: %s\n", root.error().message.c_str());
-        return 2;
-    }
-    BuildSettings s;
-    s.path = args.get("book", "");
-    s.roots = {*root};
-    if (args.has("openings")) {
-        auto openings = data::read_openings(args.get("openings", ""), Variant::Standard);
-        auto count = args.get_int("openings-count", 1000000000, 1, 1000000000);
-        if (!openings || !count) {
-            std::fprintf(stderr, "reversi-book: --openings: %s\n",
-                         (!openings ? openings.error() : count.error()).message.c_str());
-            return 2;
-        }
-        s.roots.clear();
-        for (const auto& o : *openings) {
-            if (static_cast<long long>(s.roots.size()) >= *count) break;
-            s.roots.push_back(o.position());
-        }
-        if (s.roots.empty()) {
-            std::fprintf(stderr, "reversi-book: --openings: no opening in the file\n");
-            return 2;
-        }
-    }
-    s.deviation = {static_cast<int>(*plies), static_cast<int>(*deviation), static_cast<std::size_t>(*save_every)};
-    s.depth = static_cast<int>(*depth);
-    s.solve_empties = static_cast<int>(*solve);
-    s.hash_mib = static_cast<std::size_t>(*hash);
-    s.threads = static_cast<int>(*threads);
-    s.time_limit_s = static_cast<double>(*time_limit);
-    std::signal(SIGINT, on_signal);
-    std::signal(SIGTERM, on_signal);
-    return build(s);
+    return command == "build" ? run_build(args) : run_learn(args);
 }

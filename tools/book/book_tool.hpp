@@ -1,0 +1,25 @@
+#pragma once
+// What the reversi-book commands share: the Ctrl-C/SIGTERM flag, the clock, and opening a book file to grow
+// (loaded when it exists, empty otherwise).
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include "engine/book/book.hpp"
+#include "engine/core/expected.hpp"
+
+namespace reversi::book_tool {
+
+using Clock = std::chrono::steady_clock;
+
+// Set by SIGINT and SIGTERM once install_stop_signals() has run.
+extern std::atomic<bool> g_stop;
+void install_stop_signals();
+
+[[nodiscard]] double seconds_since(Clock::time_point start);
+
+// The book at `path` ("continuing" on stderr), or an empty one when there is no file; an error for a file
+// that cannot be read as a book.
+[[nodiscard]] Expected<book::Book> open_book(const std::string& path);
+
+}  // namespace reversi::book_tool

@@ -1,0 +1,67 @@
+#include "tools/book/games_file.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/board/notation.hpp"
+#include "protocol/nboard/ggf.hpp"
+
+namespace reversi::book_tool {
+
+namespace {
+
+// Every `(; ... ;)` of a line.
+void read_ggf_line(const std::string& line, const std::string& where, GamesFile& out) {
+    std::size_t from = 0;
+    for (int k = 1;; ++k) {
+        const std::size_t open = line.find("(;", from);
+        if (open == std::string::npos) return;
+        const std::size_t close = line.find(";)", open + 2);
+        const std::string name = where + " game " + std::to_string(k);
+        if (close == std::string::npos) {
+            out.skipped.push_back(name + ": GGF: unterminated game (missing ';)')");
+            return;
+        }
+        auto game = nboard::parse_ggf(std::string_view(line).substr(open, close + 2 - open));
+        if (game) {
+            out.games.push_back({name, game->start, game->moves});
+        } else {
+            out.skipped.push_back(name + ": " + game.error().message);
+        }
+        from = close + 2;
+    }
+}
+
+void read_transcript_line(const std::string& line, const std::string& where, GamesFile& out) {
+    auto moves = parse_transcript(line);
+    if (moves) {
+        out.games.push_back({where, start_position(), *moves});
+    } else {
+        out.skipped.push_back(where + ": " + moves.error().message);
+    }
+}
+
+}  // namespace
+
+Expected<GamesFile> read_games_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return make_error("--games " + path + ": not a regular file");
+    std::ifstream in(path);
+    if (!in) return make_error("--games " + path + ": cannot open the file");
+    GamesFile out;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#' || line[first] == '%') continue;
+        const std::string where = path + ":" + std::to_string(number);
+        if (line.find("(;") != std::string::npos) {
+            read_ggf_line(line, where, out);
+        } else {
+            read_transcript_line(line, where, out);
+        }
+    }
+    if (in.bad()) return make_error("--games " + path + ": read error");
+    return out;
+}
+
+}  // namespace reversi::book_tool
