@@ -122,6 +122,18 @@ TEST_CASE("search targets: a checkpoint resumes without searching again, and thr
     CHECK(r2->from_checkpoint == r1->selected);
     for (std::size_t i = 0; i < first.size(); ++i) CHECK(second[i].target == first[i].target);
 
+    // Nothing to search: no scorer is made (reversi-train then needs no usable --search-weights, so a
+    // checkpoint serves a training run whose feature layout the searching weights do not have).
+    int made = 0;
+    auto counting_maker = config;
+    counting_maker.scorer_factory = [&made, &calls]() -> PositionScorer {
+        ++made;
+        return counting_factory(calls)();
+    };
+    auto again = original;
+    REQUIRE(apply_search_targets(again, counting_maker));
+    CHECK(made == 0);
+
     // An interrupted write (a chunk cut short) loses only that chunk: it is searched again.
     const auto size = std::filesystem::file_size(path);
     std::filesystem::resize_file(path, size - 700);

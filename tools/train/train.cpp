@@ -1,6 +1,8 @@
 // reversi-train train: WTHOR -> samples -> weights, with progress and resumption.
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +40,9 @@ struct SearchTargetArgs {
     int depth = 0;  // 0: no searched targets
     int selectivity = kEngineSelectivityPercent;
     std::string weights;  // empty: the embedded weights
+    // Why the weights cannot search (a file of another feature layout, say): then only the scores
+    // already in the checkpoint are used, and a position missing from it is an error.
+    std::string unusable;
 };
 
 // The engine's own search at a fixed depth from a cleared table, so that a score depends only on the
@@ -45,6 +50,7 @@ struct SearchTargetArgs {
 std::function<eval::PositionScorer()> search_scorer_factory(const SearchTargetArgs& a,
                                                             std::shared_ptr<const eval::PatternEvaluator> weights) {
     return [a, weights]() -> eval::PositionScorer {
+        if (!a.unusable.empty()) return [](const Position&) -> std::optional<int> { return std::nullopt; };
         auto searcher = std::make_shared<Searcher>(2);
         SearchOptions options;
         options.selectivity = a.selectivity;
@@ -98,7 +104,7 @@ int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optiona
         }
     }
     if (*depth == 0) return 0;
-    SearchTargetArgs a{static_cast<int>(*depth), static_cast<int>(*selectivity), args.get("search-weights", "")};
+    SearchTargetArgs a{static_cast<int>(*depth), static_cast<int>(*selectivity), args.get("search-weights", ""), {}};
     eval::SearchTargetConfig config;
     const std::string range = args.get("search-empties", "30-60");
     if (std::sscanf(range.c_str(), "%d-%d", &config.min_empties, &config.max_empties) != 2 || config.min_empties < 0 ||
@@ -119,10 +125,15 @@ int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optiona
     if (!a.weights.empty()) {
         auto loaded = eval::PatternEvaluator::from_file(a.weights);
         if (!loaded) {
-            std::fprintf(stderr, "reversi-train: --search-weights: %s\n", loaded.error().message.c_str());
-            return 1;
+            if (!args.has("search-checkpoint")) {
+                std::fprintf(stderr, "reversi-train: --search-weights: %s\n", loaded.error().message.c_str());
+                return 1;
+            }
+            a.unusable = loaded.error().message;
+            spdlog::warn("--search-weights: {}; only the scores in the checkpoint are used", a.unusable);
+        } else {
+            weights = std::make_shared<const eval::PatternEvaluator>(std::move(*loaded));
         }
-        weights = std::make_shared<const eval::PatternEvaluator>(std::move(*loaded));
     }
     const auto tag = search_tag(a);
     if (!tag) {
@@ -154,6 +165,13 @@ int apply_searched_targets(const SearchTargetPlan& plan, std::vector<eval::Sampl
         std::fprintf(stderr, "reversi-train: %s\n", report.error().message.c_str());
         return 1;
     }
+    if (!a.unusable.empty() && report->declined > 0) {
+        std::fprintf(stderr,
+                     "reversi-train: %zu positions are not in the checkpoint %s and --search-weights cannot search "
+                     "them: %s\n",
+                     report->declined, config.checkpoint_path.c_str(), a.unusable.c_str());
+        return 1;
+    }
     std::printf(
         "searched targets (depth %d, selectivity %d, weight %.2f, %d-%d empties): %zu positions, %zu searched, %zu "
         "from the checkpoint, %zu declined; mean |search - old target| %.2f discs; %.0f s\n",
@@ -162,6 +180,31 @@ int apply_searched_targets(const SearchTargetPlan& plan, std::vector<eval::Sampl
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::fflush(stdout);
     return 0;
+}
+
+// The held-out error of the evaluation as the engine plays it (neighbouring phases blended, see
+// pattern_layout.hpp), by bucket of 6 empties, so that runs with other layouts compare directly.
+void print_played_errors(const std::vector<eval::Sample>& samples, const eval::FitConfig& fit, const std::string& out) {
+    auto evaluator = eval::PatternEvaluator::from_file(out);
+    if (!evaluator) return;  // an incomplete file: the table above says which phases are there
+    constexpr int kBucket = 6;
+    constexpr int kBuckets = 60 / kBucket + 1;
+    std::array<double, kBuckets> error{};
+    std::array<std::size_t, kBuckets> count{};
+    for (const auto& s : samples) {
+        if (!eval::is_test_sample(s, fit.seed, fit.test_permille)) continue;
+        const Position pos{s.player, s.opponent};
+        const int b = std::min(eval::empties_of(pos) / kBucket, kBuckets - 1);
+        error[b] += std::abs(evaluator->evaluate_units(pos) / double{eval::kWeightScale} - s.target);
+        ++count[b];
+    }
+    std::printf("held-out MAE as played (blended phases), by empties:");
+    for (int b = 0; b < kBuckets; ++b) {
+        if (count[b] == 0) continue;
+        std::printf(" %d-%d %.2f", b * kBucket, b == kBuckets - 1 ? 60 : b * kBucket + kBucket - 1,
+                    error[b] / static_cast<double>(count[b]));
+    }
+    std::printf("\n");
 }
 
 }  // namespace
@@ -336,6 +379,7 @@ int run_train(const cli::ParsedArgs& args) {
                     r.train_count, r.test_count, r.active_weights, r.zero_test_mae, r.train_mae, r.train_rmse,
                     r.test_mae, r.test_rmse, r.seconds);
     }
+    print_played_errors(*samples, fit, out);
     std::printf("weights written to %s (%llu bytes); total %.0f s\n", out.c_str(),
                 static_cast<unsigned long long>(std::filesystem::file_size(out)), elapsed());
     return 0;

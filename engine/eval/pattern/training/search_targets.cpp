@@ -138,8 +138,9 @@ bool search_missing(const std::vector<Sample>& samples, const std::vector<std::s
     std::atomic<bool> failed{false};
     std::mutex mutex;
     const auto work = [&] {
-        const PositionScorer scorer = config.scorer_factory();
+        PositionScorer scorer;  // made when this thread takes its first block (none when nothing is missing)
         for (std::size_t b; !failed && (b = next++) < blocks;) {
+            if (!scorer) scorer = config.scorer_factory();
             std::vector<ScoredPosition> chunk;
             const std::size_t end = std::min(todo.size(), (b + 1) * block);
             for (std::size_t t = b * block; t < end; ++t) {
