@@ -4,12 +4,24 @@
 
 namespace reversi::eval {
 
-Expected<PatternEvaluator> PatternEvaluator::embedded_default() {
+namespace {
+
+// The embedded weights, decoded once per process and immutable afterwards: every evaluator made from
+// them (each session's searcher and endgame solver) shares this one table set (6.9 MB).
+Expected<std::shared_ptr<const WeightSet>> decode_embedded() {
     auto set = decode_weights(default_weights_bytes(), "(embedded default)");
     if (!set) return set.error();
     if (set->trained_mask != kAllPhasesMask)
         return make_error("weights (embedded default): not every phase is trained");
-    return PatternEvaluator(std::make_shared<const WeightSet>(std::move(*set)));
+    return std::make_shared<const WeightSet>(std::move(*set));
+}
+
+}  // namespace
+
+Expected<PatternEvaluator> PatternEvaluator::embedded_default() {
+    static const Expected<std::shared_ptr<const WeightSet>> shared = decode_embedded();
+    if (!shared) return shared.error();
+    return PatternEvaluator(*shared);
 }
 
 Expected<PatternEvaluator> PatternEvaluator::from_file(const std::string& path) {
