@@ -1,6 +1,7 @@
 // Board symmetries and pattern features: the fast paths against square-by-square references.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <random>
 #include <set>
 
@@ -57,7 +58,13 @@ TEST_CASE("pattern instances: distinct square sets, each inside the board, shape
         corner_a1 += (mask & 1) ? 1 : 0;
     }
     CHECK(covered == ~Bitboard{0});
-    CHECK(corner_a1 == 6);  // diag8, 2 edges, corner 3x3, 2 corner 2x5
+    // diag8, 2 edges, corner 3x3, 2 corner 2x5, triangle, 2 edge blocks, cross
+    CHECK(corner_a1 == 10);
+    // Each shape has as many instances as its symmetric images differ: the triangle and the cross are
+    // their own mirror images in the a1-h8 diagonal, the edge block in the column mirror.
+    std::array<int, kShapeCount> per_shape{};
+    for (const auto& inst : kInstances) ++per_shape[inst.shape];
+    CHECK(per_shape == std::array<int, kShapeCount>{4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 8, 4, 4, 4});
 }
 
 TEST_CASE("fast features equal the reference features on 100,000 random positions") {
@@ -112,7 +119,9 @@ TEST_CASE("features of crafted positions") {
     for (int i = 0; i < kInstanceCount; ++i)
         CHECK(f[i] == static_cast<std::uint32_t>(kShapeOffsets[kInstances[i].shape]));
     CHECK(f[kInstanceCount] == kMobilityOffset);
-    CHECK(f[kInstanceCount + 2] == kParityOffset);
+    CHECK(f[kInstanceCount + 2] == kPotentialOffset);
+    CHECK(f[kInstanceCount + 3] == kOpponentPotentialOffset);
+    CHECK(f[kInstanceCount + 4] == kParityOffset);
     // A single disc of the side to move on a1: digit 1 at square 0 of each instance that starts at a1.
     Position a1{square_bit(0), 0};
     extract_features(a1, f);
@@ -124,6 +133,9 @@ TEST_CASE("features of crafted positions") {
             CHECK(local == 1);  // a1 is square 0 of every canonical shape that contains it
         }
     }
-    CHECK(ones == 6);
-    CHECK(f[kInstanceCount + 2] == kParityOffset + 1);  // 63 empties: odd
+    // edge+2x, 2x5 corner and edge block twice (row and column), the diagonal, 3x3 corner, triangle, cross
+    CHECK(ones == 10);
+    CHECK(f[kInstanceCount + 2] == kPotentialOffset);              // no disc of the other side
+    CHECK(f[kInstanceCount + 3] == kOpponentPotentialOffset + 3);  // b1, a2, b2 touch a1
+    CHECK(f[kInstanceCount + 4] == kParityOffset + 1);             // 63 empties: odd
 }

@@ -6,6 +6,8 @@
 #include <immintrin.h>
 #endif
 
+#include "engine/eval/heuristic.hpp"
+
 namespace reversi::eval {
 
 namespace {
@@ -50,8 +52,14 @@ constexpr unsigned gather(Bitboard b) noexcept {
             return static_cast<unsigned>((b & 0xff) | (((b >> 9) & 1) << 8) | (((b >> 14) & 1) << 9));
         case 9:
             return static_cast<unsigned>((b & 0x7) | ((b >> 5) & 0x38) | ((b >> 10) & 0x1c0));
-        default:
+        case 10:
             return static_cast<unsigned>((b & 0x1f) | ((b >> 3) & 0x3e0));
+        default: {  // the other 10-square shapes, square by square (the portable build only)
+            unsigned bits = 0;
+            for (int k = 0; k < kShapes[Shape].size; ++k)
+                bits |= static_cast<unsigned>((b >> kShapes[Shape].squares[k]) & 1) << k;
+            return bits;
+        }
     }
 }
 
@@ -59,10 +67,17 @@ constexpr std::uint32_t scalar_mobility(Bitboard moves) noexcept {
     return static_cast<std::uint32_t>(std::min(popcount(moves), kMobilityCap));
 }
 
+constexpr std::uint32_t scalar_potential(Bitboard squares) noexcept {
+    return static_cast<std::uint32_t>(std::min(popcount(squares), kPotentialCap));
+}
+
 void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
+    const Bitboard empty = ~(pos.player | pos.opponent);
     out[kInstanceCount] = kMobilityOffset + scalar_mobility(legal_moves(pos.player, pos.opponent));
     out[kInstanceCount + 1] = kOpponentMobilityOffset + scalar_mobility(legal_moves(pos.opponent, pos.player));
-    out[kInstanceCount + 2] = kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1);
+    out[kInstanceCount + 2] = kPotentialOffset + scalar_potential(empty & neighbours(pos.opponent));
+    out[kInstanceCount + 3] = kOpponentPotentialOffset + scalar_potential(empty & neighbours(pos.player));
+    out[kInstanceCount + 4] = kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1);
 }
 
 // transform(g, b) for all g from one transpose and two column mirrors (see symmetry.hpp for the order).
@@ -175,9 +190,30 @@ void extract_features_reference(const Position& pos, FeatureIndices& out) noexce
         mine += flips(pos.player, pos.opponent, sq) != 0 ? 1 : 0;
         theirs += flips(pos.opponent, pos.player, sq) != 0 ? 1 : 0;
     }
+    // Potential mobility by looking at the 8 neighbours of every empty square.
+    int near_theirs = 0;
+    int near_mine = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        if ((pos.player | pos.opponent) & square_bit(sq)) continue;
+        bool touches_theirs = false;
+        bool touches_mine = false;
+        for (int dc = -1; dc <= 1; ++dc) {
+            for (int dr = -1; dr <= 1; ++dr) {
+                const int c = column_of(sq) + dc;
+                const int r = row_of(sq) + dr;
+                if ((dc == 0 && dr == 0) || c < 0 || c > 7 || r < 0 || r > 7) continue;
+                touches_theirs = touches_theirs || (pos.opponent & square_bit(make_square(c, r))) != 0;
+                touches_mine = touches_mine || (pos.player & square_bit(make_square(c, r))) != 0;
+            }
+        }
+        near_theirs += touches_theirs ? 1 : 0;
+        near_mine += touches_mine ? 1 : 0;
+    }
     out[kInstanceCount] = static_cast<std::uint32_t>(kMobilityOffset + std::min(mine, kMobilityCap));
     out[kInstanceCount + 1] = static_cast<std::uint32_t>(kOpponentMobilityOffset + std::min(theirs, kMobilityCap));
-    out[kInstanceCount + 2] =
+    out[kInstanceCount + 2] = static_cast<std::uint32_t>(kPotentialOffset + std::min(near_theirs, kPotentialCap));
+    out[kInstanceCount + 3] = static_cast<std::uint32_t>(kOpponentPotentialOffset + std::min(near_mine, kPotentialCap));
+    out[kInstanceCount + 4] =
         static_cast<std::uint32_t>(kParityOffset + ((64 - popcount(pos.player | pos.opponent)) & 1));
 }
 

@@ -8,9 +8,13 @@
 // contributes the ternary digit 0 (empty), 1 (side to move) or 2 (other side) times 3^k.
 //
 // Shapes (Logistello/Edax-style): rows 2, 3, 4 (and by symmetry the matching columns), the diagonals of
-// length 8..4, the edge with its two X-squares, the 3x3 corner block and the 2x5 corner block.
+// length 8..4, the edge with its two X-squares, the 3x3 corner block and the 2x5 corner block; and three
+// 10-square shapes that see what those cut apart: the corner triangle (a1-d1, a2-c2, a3-b3, a4), the edge
+// block (a1, c1-f1, h1 and c2-f2) and the corner cross (a1-d4 on the diagonal with its two neighbouring
+// diagonals, b1-d3 and a2-c4).
 // Scalar features: the mobility of the side to move, the mobility of the other side (clamped to
-// kMobilityCap) and the parity of the empty count (which also plays the role of a bias).
+// kMobilityCap), the potential mobility of each side (empty squares next to the other side's discs,
+// clamped to kPotentialCap) and the parity of the empty count (which also plays the role of a bias).
 //
 // One weight table per game phase; the phase is a bucket of the empty-square count.
 #include <array>
@@ -29,7 +33,7 @@ struct PatternShape {
     std::array<std::int8_t, kMaxPatternSize> squares;  // ascending; the first `size` are used
 };
 
-inline constexpr std::array<PatternShape, 11> kShapes = {{
+inline constexpr std::array<PatternShape, 14> kShapes = {{
     {"row2", 8, {8, 9, 10, 11, 12, 13, 14, 15}},
     {"row3", 8, {16, 17, 18, 19, 20, 21, 22, 23}},
     {"row4", 8, {24, 25, 26, 27, 28, 29, 30, 31}},
@@ -41,6 +45,9 @@ inline constexpr std::array<PatternShape, 11> kShapes = {{
     {"edge+2x", 10, {0, 1, 2, 3, 4, 5, 6, 7, 9, 14}},
     {"corner3x3", 9, {0, 1, 2, 8, 9, 10, 16, 17, 18}},
     {"corner2x5", 10, {0, 1, 2, 3, 4, 8, 9, 10, 11, 12}},
+    {"triangle", 10, {0, 1, 2, 3, 8, 9, 10, 16, 17, 24}},
+    {"edge-block", 10, {0, 2, 3, 4, 5, 7, 10, 11, 12, 13}},
+    {"cross", 10, {0, 1, 8, 9, 10, 17, 18, 19, 26, 27}},
 }};
 inline constexpr int kShapeCount = static_cast<int>(kShapes.size());
 
@@ -83,7 +90,9 @@ constexpr int count_instances() {
 }  // namespace detail
 
 inline constexpr int kInstanceCount = detail::count_instances();
-static_assert(kInstanceCount == 46, "4 rows x3, 2+4x4 diagonals, 4 edges, 4 corners 3x3, 8 corners 2x5");
+static_assert(
+    kInstanceCount == 58,
+    "4 rows x3, 2+4x4 diagonals, 4 edges, 4 corners 3x3, 8 corners 2x5, 4 triangles, 4 edge blocks, 4 crosses");
 
 // Ordered by symmetry, then by shape (the order the fast extractor visits them).
 inline constexpr std::array<PatternInstance, kInstanceCount> kInstances = [] {
@@ -112,12 +121,18 @@ inline constexpr std::array<int, kShapeCount + 1> kShapeOffsets = [] {
 inline constexpr int kMobilityCap = 33;  // the largest mobility of a reachable Othello position
 inline constexpr int kMobilityOffset = kShapeOffsets[kShapeCount];
 inline constexpr int kOpponentMobilityOffset = kMobilityOffset + kMobilityCap + 1;
-inline constexpr int kParityOffset = kOpponentMobilityOffset + kMobilityCap + 1;
+inline constexpr int kPotentialCap = 40;  // potential mobility: empty squares next to the other side's discs
+inline constexpr int kPotentialOffset = kOpponentMobilityOffset + kMobilityCap + 1;
+inline constexpr int kOpponentPotentialOffset = kPotentialOffset + kPotentialCap + 1;
+inline constexpr int kParityOffset = kOpponentPotentialOffset + kPotentialCap + 1;
 inline constexpr int kWeightsPerPhase = kParityOffset + 2;
-static_assert(kWeightsPerPhase == 167335, "the weight-file layout changed: bump kWeightsFormatVersion");
+static_assert(kWeightsPerPhase == 344564,
+              "the feature layout changed: the header field weights-per-phase refuses old files");
 
-// Every position activates exactly kFeatureCount weights of its phase's table.
-inline constexpr int kFeatureCount = kInstanceCount + 3;
+// Every position activates exactly kFeatureCount weights of its phase's table: one per instance, then
+// mobility, the other side's mobility, potential mobility, the other side's potential mobility, parity.
+inline constexpr int kScalarCount = 5;
+inline constexpr int kFeatureCount = kInstanceCount + kScalarCount;
 
 // Game phases: buckets of kEmptiesPerPhase empty squares (0-5, 6-11, ..., 54-60).
 inline constexpr int kEmptiesPerPhase = 6;
