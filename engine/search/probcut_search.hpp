@@ -1,7 +1,8 @@
 #pragma once
 // The engine's selective search: NegaScout (algorithms.hpp's negascout_with, the same body as negascout)
-// with the Multi-ProbCut (Buro 1997/1999) cut policy, for Othello positions. This is the search the
-// Searcher runs in timed play and analysis (searcher.cpp says when).
+// with the Multi-ProbCut (Buro 1997/1999) cut policy, for Othello positions, written out for speed as
+// selective_negascout (below). This is the search the Searcher runs in timed play and analysis
+// (searcher.cpp says when).
 //
 // Multi-ProbCut. The calibration (engine/eval/probcut_model.hpp, stored with the pattern weights) gives,
 // for a node's phase and remaining depth d, a shallow depth s < d and the line deep ~ a * shallow + b with
@@ -62,7 +63,19 @@ struct MultiProbCut {
     bool try_cut(Ctx& ctx, const OthelloState& s, int depth, int alpha, int beta, int ply, int& value) const;
 };
 
+template <class Ctx>
+int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply);
+
 namespace detail {
+
+// What negascout_with does with a child at depth 0 (a horizon or final leaf), without its move list:
+// the node is counted, the game is over when neither side can move.
+template <class Ctx>
+int horizon_child(Ctx& ctx, const OthelloState& child, int ply) {
+    if (ctx.enter(ply)) return 0;
+    if (child.pos.moves() == 0 && child.pos.opponent_moves() == 0) return ctx.final_leaf(child);
+    return ctx.horizon_leaf(child);
+}
 
 // The Multi-ProbCut tests of one node; true when the node is cut (or the search was stopped during the
 // shallow searches), with its value in `value`.
@@ -81,7 +94,7 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
     const double high = std::ceil((beta + margin - b) / a);
     if (high > -kBound && high <= kBound) {
         const int bound = static_cast<int>(high);
-        const int v = negascout_with(ctx, MultiProbCut{&pc}, s, shallow, bound - 1, bound, ply);
+        const int v = selective_negascout(ctx, pc, s, shallow, bound - 1, bound, ply);
         if (ctx.aborted) {
             value = 0;
             return true;
@@ -95,7 +108,7 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
     const double low = std::floor((alpha - margin - b) / a);
     if (low >= -kBound && low < kBound) {
         const int bound = static_cast<int>(low);
-        const int v = negascout_with(ctx, MultiProbCut{&pc}, s, shallow, bound, bound + 1, ply);
+        const int v = selective_negascout(ctx, pc, s, shallow, bound, bound + 1, ply);
         if (ctx.aborted) {
             value = 0;
             return true;
@@ -116,10 +129,77 @@ bool MultiProbCut::try_cut(Ctx& ctx, const OthelloState& s, int depth, int alpha
     return detail::probcut_try(ctx, *pc, s, depth, alpha, beta, ply, value);
 }
 
-// NegaScout with Multi-ProbCut; with an inactive `pc` it visits exactly the nodes of negascout().
+// The engine's selective search: negascout_with's body (engine/search/algorithms.hpp) with the
+// Multi-ProbCut policy, written out for speed without changing a single node:
+//  - a child at the horizon is scored in place (detail::horizon_child: no move list, no call; a
+//    re-search of such a child counts its node again, as negascout_with's would, and reuses its score);
+//  - below the root, the table's move is searched before the other moves are ordered: the ordering
+//    puts it first anyway, and when it cuts (most nodes of a null-window search) the ordering's
+//    evaluations of the other children are never made.
+// It visits and counts exactly the nodes of negascout_with(ctx, MultiProbCut{&pc}, ...), and with an
+// inactive `pc` those of negascout() (tests/search/probcut_test.cpp checks both).
+template <class Ctx>
+int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply) {
+    if (ctx.enter(ply)) return 0;
+    MoveList list;
+    s.generate_moves(list);
+    if (list.empty()) return ctx.final_leaf(s);
+    if (depth <= 0) return ctx.horizon_leaf(s);
+    int tt_value = 0;
+    Move tt_move = kNoMove;
+    if (ctx.probe(s, depth, alpha, beta, ply, tt_value, tt_move)) return tt_value;
+    if (int cut_value = 0; detail::probcut_try(ctx, pc, s, depth, alpha, beta, ply, cut_value)) return cut_value;
+
+    int best = -Ctx::kInfinity;
+    Move best_move = kNoMove;
+    // Searches list[i]; true when the node is done (a cutoff, or the search was stopped).
+    const auto search_move = [&](int i) {
+        const Move m = list[i];
+        const OthelloState child = s.play(m);
+        const int d = child_depth(depth, m);
+        const int a = std::max(alpha, best);
+        int v;
+        if (d == 0) {
+            v = -detail::horizon_child(ctx, child, ply + 1);
+            if (i > 0 && !ctx.aborted && a < v && v < beta && !ctx.enter(ply + 1)) ++ctx.leaves;
+        } else if (i == 0) {
+            v = -selective_negascout(ctx, pc, child, d, -beta, -a, ply + 1);
+        } else {
+            v = -selective_negascout(ctx, pc, child, d, -a - 1, -a, ply + 1);
+            if (!ctx.aborted && a < v && v < beta) v = -selective_negascout(ctx, pc, child, d, -beta, -v, ply + 1);
+        }
+        if (ctx.aborted) return true;
+        if (v > best) {
+            best = v;
+            best_move = m;
+            ctx.note_best(ply, m);
+        }
+        return best >= beta;
+    };
+    int first = 0;
+    if (Move* it = std::find(list.begin(), list.end(), tt_move); ply > 0 && it != list.end()) {
+        std::rotate(list.begin(), it, it + 1);  // where the ordering below puts it (ties keep the order)
+        if (search_move(0)) {
+            if (!ctx.aborted) ctx.store(s, depth, alpha, beta, best, best_move);
+            return best;
+        }
+        first = 1;
+    }
+    ctx.prepare_moves(s, list, ply, tt_move, depth);
+    for (int i = first; i < list.size(); ++i) {
+        if (search_move(i)) {
+            if (ctx.aborted) return best;
+            break;
+        }
+    }
+    ctx.store(s, depth, alpha, beta, best, best_move);
+    return best;
+}
+
+// NegaScout with Multi-ProbCut (selective_negascout).
 template <class Ctx>
 int probcut_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply) {
-    return negascout_with(ctx, MultiProbCut{&pc}, s, depth, alpha, beta, ply);
+    return selective_negascout(ctx, pc, s, depth, alpha, beta, ply);
 }
 
 // One root search with the selective NegaScout (the counterpart of run_algorithm for it). Sets the

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <tuple>
 
 #include "engine/board/notation.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
@@ -101,6 +102,40 @@ TEST_CASE("probcut: inactive (selectivity 100) it is negascout: same values, nod
         }
     }
     CHECK(compared > 300);
+}
+
+// The engine's written-out selective search against the generic body it specialises: the same values,
+// root moves, nodes and leaves, with the trained model and a uniform one, both move orderings, any window.
+TEST_CASE("probcut: selective_negascout visits exactly the nodes of negascout_with(MultiProbCut)") {
+    REQUIRE(pattern().weights().probcut.has_value());
+    const auto uniform = uniform_probcut_model(4.0F);
+    const auto positions = midgame_positions(24, 9090);
+    REQUIRE(positions.size() == 24);
+    int compared = 0;
+    for (const eval::ProbCutModel* model : {&*pattern().weights().probcut, &uniform}) {
+        const ProbCut pc = make_probcut(model, 73);
+        REQUIRE(pc.active());
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            const int depth = 3 + static_cast<int>(i % 6);
+            const MoveOrdering ordering = i % 2 == 0 ? MoveOrdering::Evaluated : MoveOrdering::Normal;
+            for (auto [alpha, beta] : {std::pair{-kInf, kInf}, std::pair{-1, 0}, std::pair{-12, 4}}) {
+                const auto run = [&](bool written_out) {
+                    TranspositionTable tt(1);
+                    PatternCtx ctx{PatternCall{&pattern()}, OthelloOrder{ordering, {}, &pattern()}, &tt};
+                    ctx.selective = true;
+                    const OthelloState root{positions[i]};
+                    const int v = written_out ? selective_negascout(ctx, pc, root, depth, alpha, beta, 0)
+                                              : negascout_with(ctx, MultiProbCut{&pc}, root, depth, alpha, beta, 0);
+                    return std::tuple{v, ctx.root_best, ctx.nodes, ctx.leaves, ctx.max_ply};
+                };
+                CAPTURE(i);
+                CAPTURE(alpha);
+                CHECK(run(true) == run(false));
+                ++compared;
+            }
+        }
+    }
+    CHECK(compared == 144);
 }
 
 TEST_CASE("probcut: a model whose margin never fits the score range gives negascout's values and nodes") {
