@@ -19,17 +19,8 @@ using namespace reversi::book;
 
 namespace {
 
-// A cheap stand-in for a search: mobility and disc difference, deterministic.
-int toy_evaluation(const Position& pos) {
-    return (popcount(pos.moves()) - popcount(pos.opponent_moves())) / 2 +
-           (popcount(pos.player) - popcount(pos.opponent)) / 4;
-}
-
-Book toy_book(int plies, int deviation) {
-    Book book;
-    (void)grow_by_deviation(book, start_position(), {plies, deviation, 0}, toy_evaluation);
-    return book;
-}
+using testing::toy_book;
+using testing::toy_evaluation;
 
 Position after(const char* transcript) {
     auto pos = play_transcript(start_position(), transcript);

@@ -1,7 +1,8 @@
 // reversi-book: builds and inspects opening books (engine/book/). `build` grows a book by deviation from a
 // position with the engine's own search at a fixed depth (an exact solve near the end), saving every N
 // new positions; run again on the same file it continues. `learn` adds the positions of finished games
-// (tools/book/learn_command.hpp). `show` prints a position's book moves.
+// (tools/book/learn_command.hpp). `show` prints a position's book moves. `export-edax` and `import-edax`
+// convert to and from Edax's book.dat (tools/book/edax_commands.hpp).
 #include <atomic>
 #include <cstdio>
 
@@ -13,6 +14,7 @@
 #include "engine/data/openings.hpp"
 #include "protocol/cli/command_line.hpp"
 #include "tools/book/book_tool.hpp"
+#include "tools/book/edax_commands.hpp"
 #include "tools/book/learn_command.hpp"
 
 using namespace reversi;
@@ -204,13 +206,35 @@ int run_learn(const cli::ParsedArgs& args) {
     return book_tool::learn_games(s);
 }
 
+int run_export_edax(const cli::ParsedArgs& args) {
+    if (!args.has("out")) return usage_error("export-edax: --out FILE is required");
+    auto level = args.get_int("level", 14, 0, 60);
+    if (!level) return usage_error(level.error().message);
+    return book_tool::export_edax(args.get("book", ""), args.get("out", ""), static_cast<int>(*level));
+}
+
+int run_import_edax(const cli::ParsedArgs& args) {
+    auto common = common_settings(args, 20);
+    if (!common) return usage_error(common.error().message);
+    if (!args.has("edax")) return usage_error("import-edax: --edax FILE is required");
+    book_tool::EdaxImportSettings s;
+    s.path = args.get("book", "");
+    s.edax_path = args.get("edax", "");
+    s.leaf = common->leaf;
+    s.hash_mib = common->hash_mib;
+    s.threads = common->threads;
+    book_tool::install_stop_signals();
+    return book_tool::import_edax(s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
         "reversi-book",
         "reversi-book build --book FILE [options] | reversi-book learn --book FILE --games FILE [options] |\n"
-        "       reversi-book show FILE [MOVES]",
+        "       reversi-book show FILE [MOVES] | reversi-book export-edax --book FILE --out EDAX.dat [--level N] |\n"
+        "       reversi-book import-edax --book FILE --edax EDAX.dat [options]",
         "Opening books (docs/book.md). `build` grows FILE by deviation from the start position (or --from\n"
         "MOVES): every book position stores the values of all its legal moves, searched by the engine at\n"
         "--depth (an exact solve at --solve-empties or fewer empties), and the moves within --deviation\n"
@@ -224,16 +248,24 @@ int main(int argc, char** argv) {
         "transcripts from the start (f5d6c3..., one a line); a game that cannot be read or has an illegal\n"
         "move is skipped with a message naming it. Saved as `build` saves; a game learned twice adds nothing.\n"
         "`show FILE [MOVES]` prints the book moves of the position after MOVES (e.g. f5d6) with their values\n"
-        "(discs for the side to move; '(leaf)': a searched value, the move's position is not in the book).",
-        {{"book", true, "build, learn: the book file to grow (created when missing)"},
+        "(discs for the side to move; '(leaf)': a searched value, the move's position is not in the book).\n"
+        "`export-edax` writes FILE as an Edax 4.x book.dat (explored moves as links, the best other move as\n"
+        "the leaf, at Edax level --level); `import-edax` adds the positions of an Edax book.dat to FILE, each\n"
+        "with all its moves valued by the engine's search as `build` does (Edax's scores are not stored), then\n"
+        "negamaxes; saved at the end and on Ctrl-C, and a second run adds only what is missing (docs/book.md).",
+        {{"book", true,
+          "build, learn, import-edax: the book file to grow (created when missing); export-edax: the book to convert"},
+         {"out", true, "export-edax: the Edax book.dat to write"},
+         {"edax", true, "import-edax: the Edax book.dat to read"},
+         {"level", true, "export-edax: the Edax level written with the positions (default 14)"},
          {"games", true, "learn: the games to add (GGF games and/or transcripts, see above)"},
          {"plies", true, "book positions up to this many plies from the root, exclusive (build 10, learn 20)"},
          {"deviation", true, "build: follow moves within this many discs of the best (default 2)"},
-         {"depth", true, "build, learn: search depth of the leaf values (default 12)"},
-         {"solve-empties", true, "build, learn: exact solve at this many empties or fewer (default 20)"},
+         {"depth", true, "build, learn, import-edax: search depth of the leaf values (default 12)"},
+         {"solve-empties", true, "build, learn, import-edax: exact solve at this many empties or fewer (default 20)"},
          {"save-every", true, "build, learn: save after this many new positions (default 100)"},
-         {"hash", true, "build, learn: transposition table in MiB (default 64)"},
-         {"threads", true, "build, learn: search threads (default 1)"},
+         {"hash", true, "build, learn, import-edax: transposition table in MiB (default 64)"},
+         {"threads", true, "build, learn, import-edax: search threads (default 1)"},
          {"from", true, "build: grow from the position after these moves (default: the start)"},
          {"time-limit", true, "build: stop and save after this many seconds (default: none)"},
          {"openings", true,
@@ -250,8 +282,11 @@ int main(int argc, char** argv) {
         }
         return show(args.positional[1], args.positional.size() == 3 ? args.positional[2] : "");
     }
-    if ((command != "build" && command != "learn") || args.positional.size() != 1 || !args.has("book")) {
+    const bool known = command == "build" || command == "learn" || command == "export-edax" || command == "import-edax";
+    if (!known || args.positional.size() != 1 || !args.has("book")) {
         return usage_error("usage: " + spec.usage + " (--help)");
     }
+    if (command == "export-edax") return run_export_edax(args);
+    if (command == "import-edax") return run_import_edax(args);
     return command == "build" ? run_build(args) : run_learn(args);
 }
