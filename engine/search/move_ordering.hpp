@@ -40,6 +40,8 @@ public:
     explicit OthelloOrder(MoveOrdering mode = MoveOrdering::Normal, const std::vector<Move>& fixed = {},
                           const eval::PatternEvaluator* pattern = nullptr);
     void operator()(const OthelloState& s, MoveList& list, Move tt_move, int depth) const noexcept;
+    // Whether the order puts the table's move first (every mode but None).
+    [[nodiscard]] bool table_move_first() const noexcept { return mode_ != MoveOrdering::None; }
 
 private:
     void score_normal(const OthelloState& s, const MoveList& list, Move tt_move, int depth,

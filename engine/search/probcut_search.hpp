@@ -134,8 +134,8 @@ bool MultiProbCut::try_cut(Ctx& ctx, const OthelloState& s, int depth, int alpha
 //  - a child at the horizon is scored in place (detail::horizon_child: no move list, no call; a
 //    re-search of such a child counts its node again, as negascout_with's would, and reuses its score);
 //  - below the root, the table's move is searched before the other moves are ordered: the ordering
-//    puts it first anyway, and when it cuts (most nodes of a null-window search) the ordering's
-//    evaluations of the other children are never made.
+//    puts it first anyway (every OthelloOrder mode but None, which keeps the generated order), and when it cuts (most
+//    nodes of a null-window search) the ordering's evaluations of the other children are never made.
 // It visits and counts exactly the nodes of negascout_with(ctx, MultiProbCut{&pc}, ...), and with an
 // inactive `pc` those of negascout() (tests/search/probcut_test.cpp checks both).
 template <class Ctx>
@@ -177,7 +177,8 @@ int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int 
         return best >= beta;
     };
     int first = 0;
-    if (Move* it = std::find(list.begin(), list.end(), tt_move); ply > 0 && it != list.end()) {
+    if (Move* it = std::find(list.begin(), list.end(), tt_move);
+        ply > 0 && it != list.end() && ctx.order.table_move_first()) {
         std::rotate(list.begin(), it, it + 1);  // where the ordering below puts it (ties keep the order)
         if (search_move(0)) {
             if (!ctx.aborted) ctx.store(s, depth, alpha, beta, best, best_move);

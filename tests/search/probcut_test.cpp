@@ -105,7 +105,7 @@ TEST_CASE("probcut: inactive (selectivity 100) it is negascout: same values, nod
 }
 
 // The engine's written-out selective search against the generic body it specialises: the same values,
-// root moves, nodes and leaves, with the trained model and a uniform one, both move orderings, any window.
+// root moves, nodes and leaves, with the trained model and a uniform one, every move ordering, any window.
 TEST_CASE("probcut: selective_negascout visits exactly the nodes of negascout_with(MultiProbCut)") {
     REQUIRE(pattern().weights().probcut.has_value());
     const auto uniform = uniform_probcut_model(4.0F);
@@ -117,11 +117,13 @@ TEST_CASE("probcut: selective_negascout visits exactly the nodes of negascout_wi
         REQUIRE(pc.active());
         for (std::size_t i = 0; i < positions.size(); ++i) {
             const int depth = 3 + static_cast<int>(i % 6);
-            const MoveOrdering ordering = i % 2 == 0 ? MoveOrdering::Evaluated : MoveOrdering::Normal;
+            constexpr MoveOrdering kOrderings[] = {MoveOrdering::Evaluated, MoveOrdering::Normal, MoveOrdering::None,
+                                                   MoveOrdering::Fixed};
+            const MoveOrdering ordering = kOrderings[i % 4];
             for (auto [alpha, beta] : {std::pair{-kInf, kInf}, std::pair{-1, 0}, std::pair{-12, 4}}) {
                 const auto run = [&](bool written_out) {
                     TranspositionTable tt(1);
-                    PatternCtx ctx{PatternCall{&pattern()}, OthelloOrder{ordering, {}, &pattern()}, &tt};
+                    PatternCtx ctx{PatternCall{&pattern()}, OthelloOrder{ordering, {27, 36, 0, 63}, &pattern()}, &tt};
                     ctx.selective = true;
                     const OthelloState root{positions[i]};
                     const int v = written_out ? selective_negascout(ctx, pc, root, depth, alpha, beta, 0)
