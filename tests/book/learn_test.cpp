@@ -14,6 +14,7 @@
 #include "engine/book/book_file.hpp"
 #include "engine/book/leaf_search.hpp"
 #include "engine/book/learn.hpp"
+#include "engine/data/wthor_writer.hpp"
 
 using namespace reversi;
 using namespace reversi::book;
@@ -275,4 +276,46 @@ TEST_CASE("reversi-book learn reads GGF games and transcripts and skips bad game
     CHECK(std::system(missing.c_str()) != 0);
     CHECK(file_text(err).find("not a regular file") != std::string::npos);
     for (const auto& p : {games, book_path, err}) std::filesystem::remove(p);
+}
+
+TEST_CASE("reversi-book learn reads a WTHOR file (*.wtb) and refuses a damaged one") {
+    const std::filesystem::path tool = std::filesystem::path(REVERSI_BINARY_DIR) / "tools" / "reversi-book";
+    if (!std::filesystem::exists(tool)) {
+        MESSAGE("skipped: " << tool.string() << " is not built");
+        return;
+    }
+    data::WthorFile file;
+    std::vector<std::vector<Move>> games;
+    for (std::uint64_t seed : {31, 32}) {
+        std::vector<Move> moves = random_game(seed);
+        data::WthorGame g;
+        for (const Move m : moves) {
+            if (m != kPass) g.moves.push_back(m);  // WTHOR records no passes
+        }
+        g.black_score = 32;
+        g.theoretical_black_score = 32;
+        file.games.push_back(g);
+        games.push_back(moves);
+    }
+    file.header.game_count = 2;
+    const std::string wtb = learn_temp("games.wtb");
+    const std::string book_path = learn_temp("wthor.book");
+    const std::string err = learn_temp("wthor-err.txt");
+    std::filesystem::remove(book_path);
+    REQUIRE(data::write_wthor_file(wtb, file));
+    const std::string command =
+        tool.string() + " learn --book " + book_path + " --games " + wtb + " --depth 2 --plies 6 --hash 4 2> " + err;
+    REQUIRE(std::system(command.c_str()) == 0);
+    CHECK_MESSAGE(file_text(err).find("from 2 games (0 skipped)") != std::string::npos, file_text(err));
+    auto learned = load_book_file(book_path);
+    REQUIRE(learned);
+    for (const auto& moves : games) {
+        const auto positions = game_positions(start_position(), moves);
+        REQUIRE(positions);
+        for (std::size_t i = 0; i < 6; ++i) CHECK(learned->contains((*positions)[i]));
+    }
+    std::filesystem::resize_file(wtb, 20);  // a header and part of a record
+    CHECK(std::system(command.c_str()) != 0);
+    CHECK(file_text(err).find(wtb) != std::string::npos);
+    for (const auto& p : {wtb, book_path, err}) std::filesystem::remove(p);
 }

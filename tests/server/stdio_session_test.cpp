@@ -229,7 +229,10 @@ TEST_CASE("go depth gives info lines then the stats line then exactly one bestmo
 TEST_CASE("go on a finished game answers bestmove none and a forced pass bestmove pass") {
     EngineProcess engine;
     auto& io = engine.io();
-    io.send("position board " + std::string(64, 'X') + " O");
+    // Built in place: GCC 12 warns (-Warray-bounds, a false positive) on "literal" + std::string(64, 'X') + "...".
+    std::string full_board = "position board ";
+    full_board.append(64, 'X').append(" O");
+    io.send(full_board);
     io.send("go depth 3");
     auto lines = io.read_until("bestmove ");
     REQUIRE(lines.size() >= 2);
@@ -445,7 +448,9 @@ TEST_CASE("malformed input (garbage bytes and overlong lines) is answered and th
     l = io.read_until("readyok");
     REQUIRE(!l.empty());
     CHECK(count_prefix(l, "info string error: line longer than 1000 bytes") == 1);
-    io.send("position startpos moves " + std::string(900, 'a'));
+    std::string long_moves = "position startpos moves ";  // built in place, see above
+    long_moves.append(900, 'a');
+    io.send(long_moves);
     io.send("go depth 2");
     l = io.read_until("bestmove ");
     CHECK(!l.empty());

@@ -1,9 +1,12 @@
 #include "tools/book/games_file.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
 #include "engine/board/notation.hpp"
+#include "engine/board/variant.hpp"
+#include "engine/data/wthor.hpp"
 #include "protocol/nboard/ggf.hpp"
 
 namespace reversi::book_tool {
@@ -41,11 +44,29 @@ void read_transcript_line(const std::string& line, const std::string& where, Gam
     }
 }
 
+bool is_wthor_path(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".wtb";
+}
+
+// Every game of a WTHOR file (from the start position; passes are not recorded there, learn plays them).
+Expected<GamesFile> read_wthor_games(const std::string& path) {
+    auto file = data::read_wthor_file(path);
+    if (!file) return make_error("--games " + file.error().message);
+    GamesFile out;
+    for (std::size_t k = 0; k < file->games.size(); ++k) {
+        out.games.push_back({path + " game " + std::to_string(k + 1), start_position(), file->games[k].moves});
+    }
+    return out;
+}
+
 }  // namespace
 
 Expected<GamesFile> read_games_file(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) return make_error("--games " + path + ": not a regular file");
+    if (is_wthor_path(path)) return read_wthor_games(path);
     std::ifstream in(path);
     if (!in) return make_error("--games " + path + ": cannot open the file");
     GamesFile out;

@@ -3,6 +3,8 @@
 // as reversi-match and the GGS archives write them; protocol/nboard/ggf.hpp parses them) and/or move
 // transcripts from the start position, one a line (f5d6c3d3c4..., passes optional). Blank lines and lines
 // starting with # or % are skipped. A game that cannot be read is skipped with a message naming it.
+// A file named *.wtb is a WTHOR database (engine/data/wthor.hpp, e.g. ../shared/data/wthor): its games,
+// named "FILE game K"; an unreadable WTHOR file is an error.
 #include <string>
 #include <vector>
 

@@ -245,8 +245,9 @@ int main(int argc, char** argv) {
         "`learn` adds finished games to FILE (created when missing): every position of a game up to --plies\n"
         "plies (default 20) that is not in the book is added with all its moves searched as `build` searches\n"
         "them, then the book is negamaxed. --games FILE holds GGF games (one or more per line) and/or move\n"
-        "transcripts from the start (f5d6c3..., one a line); a game that cannot be read or has an illegal\n"
-        "move is skipped with a message naming it. Saved as `build` saves; a game learned twice adds nothing.\n"
+        "transcripts from the start (f5d6c3..., one a line), or is a WTHOR database (*.wtb); a game that cannot\n"
+        "be read or has an illegal move is skipped with a message naming it. Saved as `build` saves; a game\n"
+        "learned twice adds nothing.\n"
         "`show FILE [MOVES]` prints the book moves of the position after MOVES (e.g. f5d6) with their values\n"
         "(discs for the side to move; '(leaf)': a searched value, the move's position is not in the book).\n"
         "`export-edax` writes FILE as an Edax 4.x book.dat (explored moves as links, the best other move as\n"
@@ -258,7 +259,7 @@ int main(int argc, char** argv) {
          {"out", true, "export-edax: the Edax book.dat to write"},
          {"edax", true, "import-edax: the Edax book.dat to read"},
          {"level", true, "export-edax: the Edax level written with the positions (default 14)"},
-         {"games", true, "learn: the games to add (GGF games and/or transcripts, see above)"},
+         {"games", true, "learn: the games to add (GGF games and/or transcripts, or a WTHOR .wtb file)"},
          {"plies", true, "book positions up to this many plies from the root, exclusive (build 10, learn 20)"},
          {"deviation", true, "build: follow moves within this many discs of the best (default 2)"},
          {"depth", true, "build, learn, import-edax: search depth of the leaf values (default 12)"},
