@@ -1,11 +1,10 @@
 #include "engine/book/book_file.hpp"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <new>
 
 #include "engine/core/little_endian.hpp"
+#include "engine/core/replace_file.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
 namespace reversi::book {
@@ -115,13 +114,8 @@ Expected<Book> decode_book(std::span<const std::uint8_t> bytes, const std::strin
 
 Expected<Book> load_book_file(const std::string& path, const std::string& source) {
     const std::string name = source.empty() ? path : source;
-    auto bytes = eval::read_weights_bytes(path, kMaxBookFileBytes, name);
-    if (!bytes) {
-        // The reader names its data "weights": the same defects, for a book.
-        std::string message = bytes.error().message;
-        if (message.rfind("weights ", 0) == 0) message.replace(0, 8, "book ");
-        return make_error(message);
-    }
+    auto bytes = eval::read_weights_bytes(path, kMaxBookFileBytes, name, "book");
+    if (!bytes) return bytes.error();
     try {
         return decode_book(*bytes, name);
     } catch (const std::bad_alloc&) {
@@ -130,18 +124,7 @@ Expected<Book> load_book_file(const std::string& path, const std::string& source
 }
 
 Expected<bool> save_book_file(const Book& book, const std::string& path) {
-    const auto bytes = encode_book(book);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return make_error("book " + tmp + ": cannot create the file");
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!out.flush()) return make_error("book " + tmp + ": write error");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) return make_error("book " + path + ": cannot rename " + tmp + ": " + ec.message());
-    return true;
+    return replace_file(path, encode_book(book), "book");
 }
 
 }  // namespace reversi::book

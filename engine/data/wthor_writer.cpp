@@ -1,9 +1,7 @@
 #include "engine/data/wthor_writer.hpp"
 
-#include <filesystem>
-#include <fstream>
-
 #include "engine/board/notation.hpp"
+#include "engine/core/replace_file.hpp"
 
 namespace reversi::data {
 
@@ -68,17 +66,7 @@ Expected<std::vector<std::uint8_t>> serialize_wthor(const WthorFile& file) {
 Expected<bool> write_wthor_file(const std::string& path, const WthorFile& file) {
     auto bytes = serialize_wthor(file);
     if (!bytes) return bytes.error();
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return make_error("WTHOR " + tmp + ": cannot create the file");
-        out.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
-        if (!out.flush()) return make_error("WTHOR " + tmp + ": write error");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) return make_error("WTHOR " + path + ": cannot rename: " + ec.message());
-    return true;
+    return replace_file(path, *bytes, "WTHOR");
 }
 
 }  // namespace reversi::data

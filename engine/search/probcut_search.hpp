@@ -73,7 +73,7 @@ namespace detail {
 template <class Ctx>
 int horizon_child(Ctx& ctx, const OthelloState& child, int ply) {
     if (ctx.enter(ply)) return 0;
-    if (child.pos.moves() == 0 && child.pos.opponent_moves() == 0) return ctx.final_leaf(child);
+    if (child.pos.is_over()) return ctx.final_leaf(child);
     return ctx.horizon_leaf(child);
 }
 

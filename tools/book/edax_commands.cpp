@@ -3,10 +3,10 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 
 #include "engine/book/book_file.hpp"
 #include "engine/book/edax_import.hpp"
+#include "engine/core/replace_file.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 #include "tools/book/book_tool.hpp"
 
@@ -45,21 +45,14 @@ int export_edax(const std::string& book_path, const std::string& out_path, int l
     settings.level = level;
     settings.date = today();
     const auto bytes = book::encode_edax_book(*loaded, settings);
-    const std::string tmp = out_path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return fail(tmp + ": cannot create the file");
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!out.flush()) return fail(tmp + ": write error");
-    }
-    if (std::rename(tmp.c_str(), out_path.c_str()) != 0) return fail(out_path + ": cannot rename " + tmp);
+    if (auto written = replace_file(out_path, bytes, "Edax book"); !written) return fail(written.error().message);
     std::fprintf(stderr, "reversi-book: %s: %zu positions, %zu bytes (Edax book, level %d)\n", out_path.c_str(),
                  loaded->size(), bytes.size(), level);
     return 0;
 }
 
 int import_edax(const EdaxImportSettings& s) {
-    auto bytes = eval::read_weights_bytes(s.edax_path, kMaxEdaxBookBytes, s.edax_path);
+    auto bytes = eval::read_weights_bytes(s.edax_path, kMaxEdaxBookBytes, s.edax_path, "Edax book");
     if (!bytes) return fail(bytes.error().message);
     auto positions = book::decode_edax_book(*bytes, s.edax_path);
     if (!positions) return fail(positions.error().message);

@@ -7,14 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <new>
 #include <string_view>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "engine/core/replace_file.hpp"
 
 namespace reversi::eval {
 
@@ -289,8 +289,8 @@ std::string too_large(std::size_t max_bytes) {
 }  // namespace
 
 Expected<std::vector<std::uint8_t>> read_weights_bytes(const std::string& path, std::size_t max_bytes,
-                                                       const std::string& source) {
-    const std::string name = "weights " + (source.empty() ? path : source) + ": ";
+                                                       const std::string& source, const std::string& what) {
+    const std::string name = what + " " + (source.empty() ? path : source) + ": ";
     try {
         // O_NONBLOCK: opening a FIFO without a writer (or a device) must not wait; regular files ignore it.
         FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
@@ -326,18 +326,7 @@ Expected<WeightSet> load_weights_file(const std::string& path, const std::string
 }
 
 Expected<bool> save_weights_file(const WeightSet& set, const std::string& path) {
-    const auto bytes = encode_weights(set);
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return make_error("weights " + tmp + ": cannot create the file");
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!out.flush()) return make_error("weights " + tmp + ": write error");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) return make_error("weights " + path + ": cannot rename " + tmp + ": " + ec.message());
-    return true;
+    return replace_file(path, encode_weights(set), "weights");
 }
 
 }  // namespace reversi::eval

@@ -113,10 +113,12 @@ inline constexpr std::size_t kMaxWeightsFileBytes = std::size_t{64} << 20;
 // Reads a whole weights file without ever throwing or blocking on a special file: only a regular file is
 // read (a directory, FIFO, device or socket is refused after a non-blocking open), and at most
 // `max_bytes` (a file that turns out longer is refused). `source` names the file in messages (the path
-// when empty). Every failure is an error value: cannot open, not a regular file, too large, read error.
+// when empty), after `what` (the kind of file: the other binary formats read through here too, e.g.
+// "book"). Every failure is an error value: cannot open, not a regular file, too large, read error.
 [[nodiscard]] Expected<std::vector<std::uint8_t>> read_weights_bytes(const std::string& path,
                                                                      std::size_t max_bytes = kMaxWeightsFileBytes,
-                                                                     const std::string& source = {});
+                                                                     const std::string& source = {},
+                                                                     const std::string& what = "weights");
 // read_weights_bytes() then decode_weights(); never throws.
 [[nodiscard]] Expected<WeightSet> load_weights_file(const std::string& path, const std::string& source = {});
 // Writes to path + ".tmp" and renames, so an interrupted save never leaves a half-written file.

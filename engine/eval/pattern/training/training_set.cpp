@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string_view>
 
 #include "engine/core/little_endian.hpp"
+#include "engine/core/replace_file.hpp"
 #include "engine/eval/pattern/symmetry.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
@@ -133,17 +133,7 @@ Expected<bool> save_samples(const std::string& path, std::uint32_t tag, const st
         bytes.push_back(static_cast<std::uint8_t>(s.target));
     }
     put_le<std::uint32_t>(bytes, crc32(bytes));
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return make_error("samples " + tmp + ": cannot create the file");
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!out.flush()) return make_error("samples " + tmp + ": write error");
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) return make_error("samples " + path + ": cannot rename: " + ec.message());
-    return true;
+    return replace_file(path, bytes, "samples");
 }
 
 Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint32_t tag) {

@@ -1,0 +1,19 @@
+#pragma once
+// Writing a whole file so that a reader never sees half of it: the bytes go to PATH.tmp, which is then
+// renamed over PATH (atomic on one file system). Used by every binary format the project writes (weights,
+// books, WTHOR games, sample caches, Edax books).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "engine/core/expected.hpp"
+
+namespace reversi {
+
+// Errors start with `what` (the kind of file, e.g. "book") and name the file: "<what> PATH.tmp: cannot
+// create the file", "<what> PATH.tmp: write error", "<what> PATH: cannot rename PATH.tmp: <reason>".
+[[nodiscard]] Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_t> bytes,
+                                          std::string_view what);
+
+}  // namespace reversi
