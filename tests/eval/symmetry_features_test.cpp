@@ -83,6 +83,11 @@ TEST_CASE("fast features equal the reference features on 100,000 random position
         extract_features_pext(pos, pext);
         REQUIRE(pext == ref);
 #endif
+#if defined(__AVX512BW__) && defined(__AVX512VBMI__)
+        FeatureIndices planes{};
+        extract_features_digit_planes(pos, planes);
+        REQUIRE(planes == ref);
+#endif
         for (int i = 0; i < kFeatureCount; ++i) REQUIRE(fast[i] < static_cast<std::uint32_t>(kWeightsPerPhase));
     }
 }

@@ -1,7 +1,10 @@
 #pragma once
 // Feature extraction for the pattern evaluation (no incremental state: everything from the bitboards).
-//   extract_features            the fast path of this build: extract_features_pext with BMI2 (the
-//                               default -march=native build here), else extract_features_portable
+//   extract_features            the fast path of this build: extract_features_digit_planes with
+//                               AVX-512 BW+VBMI (the default -march=native build here), else
+//                               extract_features_pext with BMI2, else extract_features_portable
+//   extract_features_digit_planes  (AVX-512 BW+VBMI only) every instance at once, one byte lane each:
+//                               ten byte permutes of the board's digits and Horner's rule in bytes
 //   extract_features_pext       (BMI2 only) the same board images, each shape gathered at its canonical
 //                               place by one pext per side (no per-shape bit shuffling)
 //   extract_features_portable   the 8 symmetric images of the board, then each shape read at its
@@ -20,6 +23,9 @@ void extract_features(const Position& pos, FeatureIndices& out) noexcept;
 void extract_features_portable(const Position& pos, FeatureIndices& out) noexcept;
 #ifdef __BMI2__
 void extract_features_pext(const Position& pos, FeatureIndices& out) noexcept;
+#endif
+#if defined(__AVX512BW__) && defined(__AVX512VBMI__)
+void extract_features_digit_planes(const Position& pos, FeatureIndices& out) noexcept;
 #endif
 void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept;
 
