@@ -93,6 +93,39 @@ TEST_CASE("search targets: the scorer's value replaces or blends the targets in 
     CHECK_FALSE(apply_search_targets(samples, config));
 }
 
+TEST_CASE("search targets: a weight ramp blends by empties, linearly from the range's low end to its high end") {
+    SearchTargetConfig config;
+    config.min_empties = 30;
+    config.max_empties = 60;
+    config.weight = 0.5;
+    CHECK(search_weight_at(config, 45) == 0.5);  // no ramp: one weight
+    config.weight_high = 0.8;
+    CHECK(search_weight_at(config, 30) == doctest::Approx(0.5));
+    CHECK(search_weight_at(config, 45) == doctest::Approx(0.65));
+    CHECK(search_weight_at(config, 60) == doctest::Approx(0.8));
+
+    const auto original = game_samples_of_random_games(2000, 9);
+    std::atomic<int> calls{0};
+    config.scorer_factory = counting_factory(calls);
+    auto samples = original;
+    const auto report = apply_search_targets(samples, config);
+    REQUIRE_MESSAGE(report, (report ? "" : report.error().message));
+    int ramped = 0;
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const int e = empties_of(samples[i]);
+        if (e < 30) continue;
+        Position pos;
+        pos.player = samples[i].player;
+        pos.opponent = samples[i].opponent;
+        const double w = 0.5 + 0.3 * (e - 30) / 30.0;
+        CHECK(samples[i].target == doctest::Approx(w * plain_score(pos) + (1 - w) * original[i].target));
+        ramped += e > 30 && plain_score(pos) != original[i].target ? 1 : 0;
+    }
+    CHECK(ramped > 100);
+    config.weight_high = 1.5;
+    CHECK_FALSE(apply_search_targets(samples, config));
+}
+
 TEST_CASE("search targets: a checkpoint resumes without searching again, and threads do not change the result") {
     const auto original = game_samples_of_random_games(4000, 9);
     const std::string path = temp_path("resume.ckpt");

@@ -166,5 +166,12 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
     CHECK(board.output.find("is a board") != std::string::npos);
     const Run extra = run("train --selfplay /nonexistent.wtb --out " + (dir / "w.weights").string());
     CHECK(WEXITSTATUS(extra.status) == 1);
+    for (const char* weight : {"1.5", "0.5:2", "0.5:", "x", "0.5:0.8x"}) {
+        CAPTURE(weight);
+        const Run bad_weight = run("train --search-depth 2 --search-weight " + std::string(weight) + " --out " +
+                                   (dir / "w.weights").string());
+        CHECK(WEXITSTATUS(bad_weight.status) == 2);
+        CHECK(bad_weight.output.find("--search-weight: expected") != std::string::npos);
+    }
     std::filesystem::remove_all(dir);
 }

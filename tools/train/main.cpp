@@ -54,7 +54,9 @@ int main(int argc, char** argv) {
          {"search-depth", true,
           "train: targets of the positions in --search-empties from the engine's search at this depth (0 = off)"},
          {"search-empties", true, "train: LO-HI empties of the positions given searched targets (default 30-60)"},
-         {"search-weight", true, "train: target = W * search + (1 - W) * game target (default 1)"},
+         {"search-weight", true,
+          "train: target = W * search + (1 - W) * game target (default 1); W:W2 gives W at the low end of "
+          "--search-empties and W2 at its high end, linear between"},
          {"search-selectivity", true, "train: Multi-ProbCut confidence of those searches (default the engine's)"},
          {"search-weights", true, "train: weights file of those searches (default: the embedded weights)"},
          {"search-checkpoint", true, "train: file of the search scores found so far (resumable; appended)"},

@@ -90,7 +90,7 @@ struct SearchTargetPlan {
     eval::SearchTargetConfig config;
 };
 
-// --search-depth D [--search-empties LO-HI] [--search-weight W] [--search-selectivity P]
+// --search-depth D [--search-empties LO-HI] [--search-weight W[:W2]] [--search-selectivity P]
 // [--search-weights FILE] [--search-checkpoint FILE], checked before anything is built: `plan` stays
 // empty without --search-depth; a non-zero return is the exit code of a bad option.
 int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optional<SearchTargetPlan>& plan) {
@@ -112,13 +112,24 @@ int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optiona
         std::fprintf(stderr, "reversi-train: --search-empties: expected LO-HI within 0-60, got '%s'\n", range.c_str());
         return 2;
     }
+    // W, or W:W2 for W at the range's low end and W2 at its high end (linear between).
+    const std::string weights_text = args.get("search-weight", "1");
+    const auto colon = weights_text.find(':');
     try {
-        config.weight = std::stod(args.get("search-weight", "1"));
+        std::size_t used = 0;
+        config.weight = std::stod(weights_text.substr(0, colon), &used);
+        if (used != weights_text.substr(0, colon).size()) config.weight = -1;
+        if (colon != std::string::npos) {
+            const std::string high = weights_text.substr(colon + 1);
+            config.weight_high = std::stod(high, &used);
+            if (used != high.size() || !(config.weight_high >= 0)) config.weight = -1;
+        }
     } catch (...) {
         config.weight = -1;
     }
-    if (!(config.weight >= 0 && config.weight <= 1)) {
-        std::fprintf(stderr, "reversi-train: --search-weight: expected a number in [0, 1]\n");
+    if (!(config.weight >= 0 && config.weight <= 1) || config.weight_high > 1) {
+        std::fprintf(stderr, "reversi-train: --search-weight: expected a number in [0, 1], or two (W:W2), got '%s'\n",
+                     weights_text.c_str());
         return 2;
     }
     std::shared_ptr<const eval::PatternEvaluator> weights;

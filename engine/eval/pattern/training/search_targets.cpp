@@ -167,10 +167,18 @@ bool search_missing(const std::vector<Sample>& samples, const std::vector<std::s
 
 }  // namespace
 
+double search_weight_at(const SearchTargetConfig& config, int empties) noexcept {
+    if (config.weight_high < 0 || config.max_empties == config.min_empties) return config.weight;
+    const double x = static_cast<double>(empties - config.min_empties) / (config.max_empties - config.min_empties);
+    return config.weight + std::clamp(x, 0.0, 1.0) * (config.weight_high - config.weight);
+}
+
 Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, const SearchTargetConfig& config,
                                                   const SearchTargetProgress& progress) {
     if (!config.scorer_factory) return make_error("search targets: no scorer");
     if (!(config.weight >= 0 && config.weight <= 1)) return make_error("search targets: weight outside [0, 1]");
+    if (!(config.weight_high < 0 || config.weight_high <= 1) || std::isnan(config.weight_high))
+        return make_error("search targets: weight at the high end outside [0, 1]");
     SearchTargetReport report;
     std::vector<std::size_t> selected;
     for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -222,7 +230,8 @@ Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, 
             continue;
         }
         change += std::abs(*scores[k] - s.target);
-        s.target = static_cast<float>(config.weight * *scores[k] + (1 - config.weight) * s.target);
+        const double w = search_weight_at(config, 64 - popcount(s.player | s.opponent));
+        s.target = static_cast<float>(w * *scores[k] + (1 - w) * s.target);
     }
     const std::size_t scored = selected.size() - report.declined;
     report.mean_abs_change = scored ? change / static_cast<double>(scored) : 0;

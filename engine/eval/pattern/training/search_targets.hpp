@@ -29,13 +29,17 @@ using PositionScorer = std::function<std::optional<int>(const Position&)>;
 struct SearchTargetConfig {
     int min_empties = 30;  // samples with min_empties..max_empties empties are searched
     int max_empties = 60;
-    double weight = 1.0;  // new target = weight * search + (1 - weight) * old target
+    double weight = 1.0;       // new target = w * search + (1 - w) * old target, w = weight at min_empties
+    double weight_high = -1;   // w at max_empties, linear between (< 0: weight everywhere)
     int threads = 1;
     std::function<PositionScorer()> scorer_factory;  // one scorer per thread
     std::string checkpoint_path;                     // empty: no checkpoint
     std::uint32_t tag = 0;                           // identifies the scorer's settings in the checkpoint
     std::size_t block = 2048;                        // positions per checkpoint chunk
 };
+
+// The blend weight w of a sample with `empties` empty squares (see SearchTargetConfig).
+[[nodiscard]] double search_weight_at(const SearchTargetConfig& config, int empties) noexcept;
 
 struct SearchTargetReport {
     std::size_t selected = 0;         // samples in the empties range
