@@ -13,7 +13,6 @@ namespace reversi::endgame {
 
 namespace {
 constexpr int kInfinity = kScoreMax + 1;
-constexpr int kUnitsInfinity = 1 << 24;
 constexpr double kUnits = eval::kWeightScale;
 }  // namespace
 
