@@ -179,12 +179,14 @@ TEST_CASE("a stopped solve's unfinished pass: its lower bounds hold, and a bette
     CHECK(reported >= 10);
 
     // The choice: another move, proven above the answer's score (or no answer at all).
-    const UnfinishedPassBest u{*parse_move("c4"), 3, 68};
+    const UnfinishedPassBest u{*parse_move("c4"), 3, 100};
     CHECK(unfinished_pass_is_better(u, *parse_move("d3"), -1));
     CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("d3"), 3));  // not above: the answer stays
     CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("c4"), -5));  // the same move
     CHECK(unfinished_pass_is_better(u, kNoMove, std::nullopt));
     CHECK_FALSE(unfinished_pass_is_better(UnfinishedPassBest{}, kNoMove, std::nullopt));
+    CHECK_FALSE(unfinished_pass_is_better(UnfinishedPassBest{*parse_move("c4"), 3, 68}, *parse_move("d3"), -1));
+    CHECK(unfinished_pass_is_better(UnfinishedPassBest{*parse_move("c4"), 3, 87}, *parse_move("d3"), -1));
 }
 
 TEST_CASE("Searcher infinite: returns when its last depth is done, the caller waits for stop") {
