@@ -183,10 +183,16 @@ int apply_searched_targets(const SearchTargetPlan& plan, std::vector<eval::Sampl
                      report->declined, config.checkpoint_path.c_str(), a.unusable.c_str());
         return 1;
     }
+    char weight[32];
+    if (config.weight_high < 0) {
+        std::snprintf(weight, sizeof weight, "%.2f", config.weight);
+    } else {
+        std::snprintf(weight, sizeof weight, "%.2f to %.2f", config.weight, config.weight_high);
+    }
     std::printf(
-        "searched targets (depth %d, selectivity %d, weight %.2f, %d-%d empties): %zu positions, %zu searched, %zu "
+        "searched targets (depth %d, selectivity %d, weight %s, %d-%d empties): %zu positions, %zu searched, %zu "
         "from the checkpoint, %zu declined; mean |search - old target| %.2f discs; %.0f s\n",
-        a.depth, a.selectivity, config.weight, config.min_empties, config.max_empties, report->selected,
+        a.depth, a.selectivity, weight, config.min_empties, config.max_empties, report->selected,
         report->searched, report->from_checkpoint, report->declined, report->mean_abs_change,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::fflush(stdout);
