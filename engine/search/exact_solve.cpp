@@ -24,8 +24,8 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
         if (p.pass_end) {
             unfinished.reset();
         } else if (p.new_best && p.bound != Bound::Upper && p.move != kNoMove) {
-            const int percent = p.selectivity_level > 0 ? endgame_selectivity_percent(p.selectivity_level)
-                                                        : kMaxSelectivityPercent;
+            const int percent =
+                p.selectivity_level > 0 ? endgame_selectivity_percent(p.selectivity_level) : kMaxSelectivityPercent;
             unfinished = UnfinishedPassBest{p.move, p.score, percent};
         }
         if (request.on_report) {

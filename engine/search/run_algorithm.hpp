@@ -1,8 +1,9 @@
 #pragma once
-#include "engine/core/bound.hpp"
-#include <vector>
 // One call of a named algorithm at the root of any game: the entry point of the iterative-deepening
 // driver (engine/search/searcher.cpp), of the tests and of the comparison tool.
+#include <vector>
+
+#include "engine/core/bound.hpp"
 #include "engine/search/algorithms.hpp"
 #include "engine/search/mtd.hpp"
 #include "engine/search/search_types.hpp"

@@ -181,7 +181,7 @@ TEST_CASE("a stopped solve's unfinished pass: its lower bounds hold, and a bette
     // The choice: another move, proven above the answer's score (or no answer at all).
     const UnfinishedPassBest u{*parse_move("c4"), 3, 100};
     CHECK(unfinished_pass_is_better(u, *parse_move("d3"), -1));
-    CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("d3"), 3));  // not above: the answer stays
+    CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("d3"), 3));   // not above: the answer stays
     CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("c4"), -5));  // the same move
     CHECK(unfinished_pass_is_better(u, kNoMove, std::nullopt));
     CHECK_FALSE(unfinished_pass_is_better(UnfinishedPassBest{}, kNoMove, std::nullopt));

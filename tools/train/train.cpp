@@ -192,8 +192,8 @@ int apply_searched_targets(const SearchTargetPlan& plan, std::vector<eval::Sampl
     std::printf(
         "searched targets (depth %d, selectivity %d, weight %s, %d-%d empties): %zu positions, %zu searched, %zu "
         "from the checkpoint, %zu declined; mean |search - old target| %.2f discs; %.0f s\n",
-        a.depth, a.selectivity, weight, config.min_empties, config.max_empties, report->selected,
-        report->searched, report->from_checkpoint, report->declined, report->mean_abs_change,
+        a.depth, a.selectivity, weight, config.min_empties, config.max_empties, report->selected, report->searched,
+        report->from_checkpoint, report->declined, report->mean_abs_change,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     std::fflush(stdout);
     return 0;

@@ -150,7 +150,8 @@ __m512i base3_bytes(__m512i digits) noexcept {
         [&]<int... J>(std::integer_sequence<int, J...>) {
             ((acc = _mm512_add_epi8(_mm512_add_epi8(acc, acc), _mm512_add_epi8(acc, digit_plane<Top - 1 - J>(digits)))),
              ...);
-        }(std::make_integer_sequence<int, Top - Bottom>{});
+        }
+        (std::make_integer_sequence<int, Top - Bottom>{});
     }
     return acc;
 }

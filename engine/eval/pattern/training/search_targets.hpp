@@ -29,8 +29,8 @@ using PositionScorer = std::function<std::optional<int>(const Position&)>;
 struct SearchTargetConfig {
     int min_empties = 30;  // samples with min_empties..max_empties empties are searched
     int max_empties = 60;
-    double weight = 1.0;       // new target = w * search + (1 - w) * old target, w = weight at min_empties
-    double weight_high = -1;   // w at max_empties, linear between (< 0: weight everywhere)
+    double weight = 1.0;      // new target = w * search + (1 - w) * old target, w = weight at min_empties
+    double weight_high = -1;  // w at max_empties, linear between (< 0: weight everywhere)
     int threads = 1;
     std::function<PositionScorer()> scorer_factory;  // one scorer per thread
     std::string checkpoint_path;                     // empty: no checkpoint
