@@ -19,19 +19,12 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
     options.threads = request.threads;
     SolveProgress progress(SolveProgress::Base{pos.empty_count(), request.wld, request.nodes_before,
                                                request.search_start, request.hashfull});
-    std::optional<UnfinishedPassBest> unfinished;  // the running pass's best move with a lower bound
-    const endgame::ProgressCallback relay = [&](const endgame::RootProgress& p) {
-        if (p.pass_end) {
-            unfinished.reset();
-        } else if (p.new_best && p.bound != Bound::Upper && p.move != kNoMove) {
-            const int percent =
-                p.selectivity_level > 0 ? endgame_selectivity_percent(p.selectivity_level) : kMaxSelectivityPercent;
-            unfinished = UnfinishedPassBest{p.move, p.score, percent};
-        }
-        if (request.on_report) {
+    endgame::ProgressCallback relay;
+    if (request.on_report) {
+        relay = [&](const endgame::RootProgress& p) {
             if (auto report = progress.translate(p)) request.on_report(*report);
-        }
-    };
+        };
+    }
     // The standard board goes to the 8x8 solver, every other board to the variant solver (same table).
     const bool standard = pos.playable == ~Bitboard{0} && pos.rule == ScoreRule::EmptiesToWinner;
     auto result = standard ? solver.solve(pos, options, request.limits, relay)
@@ -55,7 +48,6 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
             outcome.pv = {pass->best_move};
         }
     }
-    if (!outcome.complete && !request.wld) outcome.unfinished = unfinished;
     return outcome;
 }
 

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <vector>
 
 #include "engine/board/position.hpp"
@@ -40,26 +39,6 @@ struct ExactSolveRequest {
 // better informed than the midgame iteration before it, whose move the Searcher would keep otherwise).
 inline constexpr int kUsableSelectivityPercent = 87;
 
-// A stopped solve's unfinished root pass: the move it has proven best so far, with a lower bound on its
-// score (a pass's first move, or one that beat the moves before it) at the pass's selectivity.
-struct UnfinishedPassBest {
-    Move move = kNoMove;
-    int lower_bound = 0;
-    int selectivity = kMaxSelectivityPercent;  // 100: the exact pass
-};
-
-// Whether a stopped solve answers with its unfinished pass's move `u` instead of `answer_move` (its last
-// usable pass's move, or the midgame iteration's before it) whose score is `answer_score` (nullopt: no
-// answer yet): when it is another move proven better than that score by the deeper search, in a pass at
-// kUsableSelectivityPercent or more. (At 68 % the move that beats the others is too often the one whose
-// refutations were cut: with every unfinished pass, the engine lost more discs after 22 empties against
-// NTest, 1.42 against 1.29 in 400 games, docs/eval.md.)
-[[nodiscard]] constexpr bool unfinished_pass_is_better(const UnfinishedPassBest& u, Move answer_move,
-                                                       std::optional<int> answer_score) noexcept {
-    return u.move != kNoMove && u.move != answer_move && u.selectivity >= kUsableSelectivityPercent &&
-           (!answer_score || u.lower_bound > *answer_score);
-}
-
 struct ExactSolveOutcome {
     int value = 0;  // exact score, or -1/0/+1 with wld
     Move best_move = kNoMove;
@@ -69,8 +48,6 @@ struct ExactSolveOutcome {
     // Not complete, not wld: the last selective pass that finished at kUsableSelectivityPercent or more
     // (value and best_move are then its score and move, selectivity its percent); 100 otherwise.
     int selectivity = kMaxSelectivityPercent;
-    // Not complete, not wld: what the pass that was stopped had proven, when it had proven a lower bound.
-    std::optional<UnfinishedPassBest> unfinished;
 };
 
 [[nodiscard]] ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Position& pos,

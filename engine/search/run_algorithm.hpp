@@ -1,9 +1,7 @@
 #pragma once
+#include <vector>
 // One call of a named algorithm at the root of any game: the entry point of the iterative-deepening
 // driver (engine/search/searcher.cpp), of the tests and of the comparison tool.
-#include <vector>
-
-#include "engine/core/bound.hpp"
 #include "engine/search/algorithms.hpp"
 #include "engine/search/mtd.hpp"
 #include "engine/search/search_types.hpp"
@@ -18,9 +16,6 @@ struct RootSearch {
     std::vector<Move> pv;  // filled by the dedicated endgame solver; empty: read the table
     // Below 100: the answer of a stopped dedicated solve, its last finished selective pass (exact_solve.hpp).
     int selectivity = kMaxSelectivityPercent;
-    // Lower: the answer of a stopped dedicated solve is the move its unfinished pass had proven best so
-    // far, and `value` a lower bound on its score (searcher.cpp, solve_dedicated).
-    Bound bound = Bound::Exact;
 };
 
 // Whether the algorithm takes a window (and so can run inside aspiration windows).

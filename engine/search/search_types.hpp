@@ -116,9 +116,6 @@ struct SearchResult {
     std::chrono::milliseconds time{0};
     Algorithm algorithm = Algorithm::NegaScout;
     int selectivity = 100;  // that of the last completed iteration (100: no selective cut)
-    // Lower: a stopped solve answered with the move its unfinished pass had proven best, `score` a lower
-    // bound on its value (engine/search/exact_solve.hpp, UnfinishedPassBest).
-    Bound bound = Bound::Exact;
     std::vector<Move> pv;
 };
 

@@ -197,12 +197,9 @@ struct DedicatedSolve {
 
 // The dedicated solve of `root` under the context's own limits (stop flag, deadline, the rest of the node
 // budget); its nodes are added to the context's, and a stopped solve aborts the context like a stopped
-// iteration, unless it answers with a pass it finished (exact_solve.hpp) or with what its unfinished
-// pass proved: a move whose lower bound exceeds the score of the answer it would give otherwise
-// (`previous`: the last midgame iteration's score) is better by the deeper search, whatever its exact
-// score (the same reasoning as a root fail high taken when time runs out).
+// iteration.
 RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const SearchOptions& options, bool wld,
-                           const DedicatedSolve& dedicated, std::optional<int> previous) {
+                           const DedicatedSolve& dedicated) {
     ExactSolveRequest request;
     request.wld = wld;
     request.threads = options.threads;
@@ -224,16 +221,6 @@ RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const 
     r.pv = o.pv;
     r.selectivity = o.selectivity;
     if (o.selectivity < kMaxSelectivityPercent) r.complete = true;  // stopped, answered by a selective pass
-    if (const auto& u = o.unfinished) {
-        if (unfinished_pass_is_better(*u, r.best_move, r.complete ? std::optional<int>(r.value) : previous)) {
-            r.value = u->lower_bound;
-            r.best_move = u->move;
-            r.pv = {u->move};
-            r.selectivity = u->selectivity;
-            r.bound = Bound::Lower;
-            r.complete = true;
-        }
-    }
     if (!r.complete) ctx.aborted = true;
     return r;
 }
@@ -271,7 +258,7 @@ public:
         ctx_.root_moves = allowed;
         ctx_.selective = false;
         if (depth >= empties_) {
-            if (dedicated_) return solve_dedicated(ctx_, root_, options_, limits_.wld, *dedicated_, prev);
+            if (dedicated_) return solve_dedicated(ctx_, root_, options_, limits_.wld, *dedicated_);
             return solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
         }
         const Algorithm a = options_.algorithm;
@@ -447,13 +434,11 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
                 r.best_move = list[0];
             }
             prev[static_cast<std::size_t>(line - 1)] = r.value;
-            const bool exact =
-                driver.is_exact_depth(depth) && r.selectivity == kMaxSelectivityPercent && r.bound == Bound::Exact;
+            const bool exact = driver.is_exact_depth(depth) && r.selectivity == kMaxSelectivityPercent;
             IterationReport report;
             report.depth = depth;
             report.selective_depth = std::max(depth, ctx.max_ply);
             report.score = r.value;
-            report.bound = r.bound;
             report.exact = exact && !limits.wld;
             report.wld = exact && limits.wld;
             report.multipv = line;
@@ -469,7 +454,6 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
                 result.exact = report.exact;
                 result.depth = depth;
                 result.selectivity = report.selectivity;
-                result.bound = report.bound;
                 result.pv = report.pv;
             }
             if (callbacks.on_iteration) callbacks.on_iteration(report);

@@ -14,7 +14,6 @@
 #include "engine/search/searcher.hpp"
 #include "engine/search/solve_progress.hpp"
 #include "tests/support/ffo_positions.hpp"
-#include "tests/support/random_positions.hpp"
 
 using namespace reversi;
 
@@ -141,52 +140,6 @@ TEST_CASE("Searcher solve: stopped in a later pass, the answer is the last selec
     CHECK((pos.moves() & square_bit(r.best_move)) != 0);
     if (r.selectivity == 95) CHECK(r.best_move == move_95);
     CHECK(std::abs(r.score - 38) <= 8);  // a selective score, near the exact +38
-}
-
-TEST_CASE("a stopped solve's unfinished pass: its lower bounds hold, and a better move replaces the answer") {
-    // Positions with 14-18 empties (the solver's exact pass alone, no selective ones), each solve stopped
-    // by node budgets inside its pass: every move the unfinished pass reports, with its lower bound, must
-    // have an exact value at least that bound (checked by solving the position after it).
-    const auto positions = testing::random_positions(Variant::Standard, 4000, 21);
-    const std::atomic<bool> stop{false};
-    endgame::EndgameSolver solver(16);
-    int tried = 0;
-    int reported = 0;
-    for (const Position& pos : positions) {
-        const int empties = pos.empty_count();
-        if (empties < 14 || empties > 18 || pos.moves() == 0 || tried >= 30) continue;
-        ++tried;
-        for (std::uint64_t budget : {150000, 300000, 600000}) {
-            solver.clear();
-            ExactSolveRequest request;
-            request.limits.stop = &stop;
-            request.limits.nodes = budget;
-            const ExactSolveOutcome o = run_endgame_solver(solver, pos, request);
-            if (o.complete || !o.unfinished) continue;
-            ++reported;
-            CAPTURE(empties);
-            CAPTURE(budget);
-            CHECK(o.unfinished->selectivity == kMaxSelectivityPercent);
-            REQUIRE((pos.moves() & square_bit(o.unfinished->move)) != 0);
-            solver.clear();
-            const ExactSolveOutcome child = run_endgame_solver(solver, pos.play(o.unfinished->move), {});
-            REQUIRE(child.complete);
-            CHECK(-child.value >= o.unfinished->lower_bound);
-        }
-    }
-    CHECK(tried == 30);
-    MESSAGE(reported << " unfinished passes with a lower bound in " << tried * 3 << " solves");
-    CHECK(reported >= 10);
-
-    // The choice: another move, proven above the answer's score (or no answer at all).
-    const UnfinishedPassBest u{*parse_move("c4"), 3, 100};
-    CHECK(unfinished_pass_is_better(u, *parse_move("d3"), -1));
-    CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("d3"), 3));   // not above: the answer stays
-    CHECK_FALSE(unfinished_pass_is_better(u, *parse_move("c4"), -5));  // the same move
-    CHECK(unfinished_pass_is_better(u, kNoMove, std::nullopt));
-    CHECK_FALSE(unfinished_pass_is_better(UnfinishedPassBest{}, kNoMove, std::nullopt));
-    CHECK_FALSE(unfinished_pass_is_better(UnfinishedPassBest{*parse_move("c4"), 3, 68}, *parse_move("d3"), -1));
-    CHECK(unfinished_pass_is_better(UnfinishedPassBest{*parse_move("c4"), 3, 87}, *parse_move("d3"), -1));
 }
 
 TEST_CASE("Searcher infinite: returns when its last depth is done, the caller waits for stop") {
