@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -114,20 +115,21 @@ int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optiona
     }
     // W, or W:W2 for W at the range's low end and W2 at its high end (linear between).
     const std::string weights_text = args.get("search-weight", "1");
-    const auto colon = weights_text.find(':');
-    try {
-        std::size_t used = 0;
-        config.weight = std::stod(weights_text.substr(0, colon), &used);
-        if (used != weights_text.substr(0, colon).size()) config.weight = -1;
-        if (colon != std::string::npos) {
-            const std::string high = weights_text.substr(colon + 1);
-            config.weight_high = std::stod(high, &used);
-            if (used != high.size() || !(config.weight_high >= 0)) config.weight = -1;
+    const auto unit = [](const std::string& text) -> std::optional<double> {
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(text, &used);
+            if (used == text.size() && v >= 0 && v <= 1) return v;
+        } catch (...) {
         }
-    } catch (...) {
-        config.weight = -1;
-    }
-    if (!(config.weight >= 0 && config.weight <= 1) || config.weight_high > 1) {
+        return std::nullopt;
+    };
+    const auto colon = weights_text.find(':');
+    const auto low = unit(weights_text.substr(0, colon));
+    const auto high = colon == std::string::npos ? std::optional<double>(-1) : unit(weights_text.substr(colon + 1));
+    if (low) config.weight = *low;
+    if (high) config.weight_high = *high;
+    if (!low || !high) {
         std::fprintf(stderr, "reversi-train: --search-weight: expected a number in [0, 1], or two (W:W2), got '%s'\n",
                      weights_text.c_str());
         return 2;

@@ -210,11 +210,10 @@ void gather_all(const Position& pos, FeatureIndices& out, std::index_sequence<I.
     fill_scalars(pos, out);
 }
 
-template <std::size_t... I>
-void gather_digit_planes(const Position& pos, FeatureIndices& out, std::index_sequence<I...>) noexcept {
+void gather_digit_planes(const Position& pos, FeatureIndices& out) noexcept {
     alignas(64) std::array<std::uint32_t, 64> index;
     digit_plane_indices(pos, index.data());
-    ((out[I] = index[I]), ...);
+    std::copy_n(index.begin(), kInstanceCount, out.begin());
     fill_scalars(pos, out);
 }
 
@@ -258,14 +257,12 @@ void extract_features_pext(const Position& pos, FeatureIndices& out) noexcept {
 #endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VBMI__)
-void extract_features_digit_planes(const Position& pos, FeatureIndices& out) noexcept {
-    gather_digit_planes(pos, out, std::make_index_sequence<kInstanceCount>{});
-}
+void extract_features_digit_planes(const Position& pos, FeatureIndices& out) noexcept { gather_digit_planes(pos, out); }
 #endif
 
 void extract_features(const Position& pos, FeatureIndices& out) noexcept {
     if constexpr (kHaveDigitPlanes) {
-        gather_digit_planes(pos, out, std::make_index_sequence<kInstanceCount>{});
+        gather_digit_planes(pos, out);
     } else {
         gather_all<kHavePext>(pos, out, std::make_index_sequence<kInstanceCount>{});
     }

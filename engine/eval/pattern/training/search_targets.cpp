@@ -177,7 +177,7 @@ Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, 
                                                   const SearchTargetProgress& progress) {
     if (!config.scorer_factory) return make_error("search targets: no scorer");
     if (!(config.weight >= 0 && config.weight <= 1)) return make_error("search targets: weight outside [0, 1]");
-    if (!(config.weight_high < 0 || config.weight_high <= 1) || std::isnan(config.weight_high))
+    if (!(config.weight_high < 0 || config.weight_high <= 1))  // NaN fails both
         return make_error("search targets: weight at the high end outside [0, 1]");
     SearchTargetReport report;
     std::vector<std::size_t> selected;
