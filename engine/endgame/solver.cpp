@@ -426,50 +426,96 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     SolveControl control(limits, start, &relay);
     control.count(nodes);
     Move best = static_cast<Move>(moves.front().square);
-    for (const int level : levels) {
-        int lo = alpha;
-        int hi = beta;
-        if (use_aspiration) {
-            const int g = std::clamp(guess & ~1, alpha + 1, beta - 1);
-            lo = std::max(alpha, g - 3);
-            hi = std::min(beta, g + 3);
+
+    // The passes of one level within (a, b): from a narrow window around `guess` when `aspiration`,
+    // widened after each fail until the score is inside. A selective pass is not consistent (a fail high
+    // then a fail low on the re-search is possible): after three re-searches its score is taken as it
+    // is, it is only a guess.
+    struct LevelOutcome {
+        bool aborted = false;
+        int score = 0;
+        int best_index = 0;
+    };
+    const auto run_level = [&](int level, int a, int b, bool aspiration) {
+        LevelOutcome out;
+        int lo = a;
+        int hi = b;
+        if (aspiration) {
+            const int g = std::clamp(guess & ~1, a + 1, b - 1);
+            lo = std::max(a, g - 3);
+            hi = std::min(b, g + 3);
         }
         int delta = 6;
         int selective_fails = 0;
         for (;;) {
             RootPass pass(tt_, control, pool, threads, true, nodes, pattern_.get(), level,
                           std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
-            const auto out = pass.run(moves, lo, hi);
-            nodes += out.nodes;
-            result.probcuts += out.probcuts;
+            const auto o = pass.run(moves, lo, hi);
+            nodes += o.nodes;
+            result.probcuts += o.probcuts;
             ++result.passes;
-            if (out.aborted) {
-                aborted = true;
-                break;
+            if (o.aborted) {
+                out.aborted = true;
+                return out;
             }
-            score = out.score;
-            best_index = out.best_index;
-            best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
-            report_pass_end(control, best, score, lo, hi, level, nodes);
-            // A selective pass is not consistent (a fail high then a fail low on the re-search is
-            // possible): after three re-searches its score is taken as it is, it is only a guess.
-            if (level > 0 && ++selective_fails > 3) break;
-            if (score <= lo && lo > alpha) {
-                hi = score + 1;
-                lo = std::max(alpha, score - delta);
-            } else if (score >= hi && hi < beta) {
-                lo = score - 1;
-                hi = std::min(beta, score + delta);
+            out.score = o.score;
+            out.best_index = o.best_index;
+            const Move pass_best = static_cast<Move>(moves[static_cast<std::size_t>(o.best_index)].square);
+            report_pass_end(control, pass_best, o.score, lo, hi, level, nodes);
+            if (level > 0 && ++selective_fails > 3) return out;
+            if (o.score <= lo && lo > a) {
+                hi = o.score + 1;
+                lo = std::max(a, o.score - delta);
+            } else if (o.score >= hi && hi < b) {
+                lo = o.score - 1;
+                hi = std::min(b, o.score + delta);
             } else {
-                break;
+                return out;
             }
             delta *= 2;
         }
-        if (aborted) break;
-        result.last_pass = ResolvedPass{level, sign * score, result.best_move == kPass ? kPass : best};
-        // The next pass starts from this pass's score and best move.
+    };
+    // A finished level: its score and best move; the next level starts from them.
+    const auto adopt = [&](const LevelOutcome& o) {
+        score = o.score;
+        best_index = o.best_index;
+        best = static_cast<Move>(moves[static_cast<std::size_t>(best_index)].square);
         guess = score;
         std::rotate(moves.begin(), moves.begin() + best_index, moves.begin() + best_index + 1);
+        return ResolvedPass{0, sign * score, result.best_move == kPass ? kPass : best};
+    };
+
+    const bool wld_first = options.wld_first && alpha < -1 && beta > 1;
+    for (const int level : levels) {
+        int a = alpha;
+        int b = beta;
+        if (level == 0 && wld_first) {
+            // The win/loss/draw pass: a draw is the exact score; a win or a loss narrows the exact pass.
+            const LevelOutcome w = run_level(0, -1, 1, false);
+            if (w.aborted) {
+                aborted = true;
+                break;
+            }
+            const int selective_guess = guess;  // the exact pass's aspiration keeps the estimate
+            result.wld_pass = adopt(w);
+            guess = selective_guess;
+            if (w.score == 0) {
+                result.last_pass = result.wld_pass;
+                break;
+            }
+            if (w.score > 0) {
+                a = std::min(w.score - 1, beta - 1);
+            } else {
+                b = std::max(w.score + 1, alpha + 1);
+            }
+        }
+        const LevelOutcome o = run_level(level, a, b, use_aspiration && b - a > 8);
+        if (o.aborted) {
+            aborted = true;
+            break;
+        }
+        result.last_pass = adopt(o);
+        result.last_pass->level = level;
     }
 
     if (result.best_move != kPass) result.best_move = best;

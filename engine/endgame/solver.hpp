@@ -53,6 +53,10 @@ struct SolveOptions {
     // threads after their first move (YBWC along the PV, the root included). Above the root's empties,
     // only the root is split and its other moves start at once (the helpers do not wait for the first).
     int split_empties = 18;
+    // With a window wider than (-1, 1): the exact pass is preceded by a win/loss/draw pass (window
+    // (-1, 1), about 2.5 times cheaper), whose answer narrows the exact pass and is kept when a stopped
+    // solve cannot finish the exact pass (timed play: a proven win is worth more than a guess).
+    bool wld_first = false;
 };
 
 // A root pass that ran to its end (its window resolved, or a selective pass's re-searches used up).
@@ -74,6 +78,10 @@ struct SolveResult {
     std::uint64_t probcuts = 0;  // probcut cuts in the selective passes
     // The last pass that ran to its end: in a stopped solve, what its finished selective passes found.
     std::optional<ResolvedPass> last_pass;
+    // With SolveOptions::wld_first, the win/loss/draw pass when it finished: its score is a bound (>= 1:
+    // a win, <= -1: a loss) or 0 (a draw, the exact score), best_move a move that achieves it (for a loss,
+    // only the move with the highest bound).
+    std::optional<ResolvedPass> wld_pass;
 };
 
 class EndgameSolver {

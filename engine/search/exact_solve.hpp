@@ -24,6 +24,9 @@ namespace reversi {
 
 struct ExactSolveRequest {
     bool wld = false;
+    // Timed play: a win/loss/draw pass before the exact one (endgame::SolveOptions::wld_first); when the
+    // exact pass is stopped after it proved a win, the solve answers with the winning move (wld = true).
+    bool wld_first = false;
     int threads = 1;
     endgame::SolveLimits limits;
     // Progress during the solve (root moves proved, passes ended, a periodic report), from the solver's
@@ -43,6 +46,7 @@ struct ExactSolveOutcome {
     int value = 0;  // exact score, or -1/0/+1 with wld
     Move best_move = kNoMove;
     bool complete = false;
+    bool wld = false;  // value is only +1/0/-1: a wld request, or a win proven by wld_first
     std::vector<Move> pv;
     std::uint64_t nodes = 0;
     // Not complete, not wld: the last selective pass that finished at kUsableSelectivityPercent or more

@@ -16,6 +16,7 @@ struct RootSearch {
     std::vector<Move> pv;  // filled by the dedicated endgame solver; empty: read the table
     // Below 100: the answer of a stopped dedicated solve, its last finished selective pass (exact_solve.hpp).
     int selectivity = kMaxSelectivityPercent;
+    bool wld = false;  // value is only win (+1) / draw (0) / loss (-1) (a timed solve's proven win)
 };
 
 // Whether the algorithm takes a window (and so can run inside aspiration windows).

@@ -9,7 +9,9 @@
 // solve. IterativeDeepening = off runs the last iteration alone. The dedicated solver takes the context's own
 // limits (stop flag, deadline, the rest of the node budget) and checks them itself; its progress (root moves
 // proved, pass bounds, a report a second) reaches the on_iteration callback as IterationReports at depth =
-// empties (solve_progress.hpp). `infinite` lifts the node and time limits; the search still returns when the
+// empties (solve_progress.hpp). A timed move (a time limit, no depth, no solve asked) solves win/loss/draw
+// first and keeps a proven win when the exact pass is stopped (ExactSolveRequest::wld_first; the result is
+// then reported as wld, score +1). `infinite` lifts the node and time limits; the search still returns when the
 // last depth is done (the protocol waits for `stop` before it answers).
 //
 // Aspiration windows (algorithms that take a window: alphabeta, alphabeta-hard, negascout), from the
@@ -199,9 +201,10 @@ struct DedicatedSolve {
 // budget); its nodes are added to the context's, and a stopped solve aborts the context like a stopped
 // iteration.
 RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const SearchOptions& options, bool wld,
-                           const DedicatedSolve& dedicated) {
+                           bool wld_first, const DedicatedSolve& dedicated) {
     ExactSolveRequest request;
     request.wld = wld;
+    request.wld_first = wld_first;
     request.threads = options.threads;
     request.limits.stop = ctx.stop;
     if (ctx.deadline != Clock::time_point::max()) request.limits.deadline = ctx.deadline;
@@ -220,6 +223,7 @@ RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const 
     r.complete = o.complete;
     r.pv = o.pv;
     r.selectivity = o.selectivity;
+    r.wld = o.wld && !wld;
     if (o.selectivity < kMaxSelectivityPercent) r.complete = true;  // stopped, answered by a selective pass
     if (!r.complete) ctx.aborted = true;
     return r;
@@ -258,7 +262,7 @@ public:
         ctx_.root_moves = allowed;
         ctx_.selective = false;
         if (depth >= empties_) {
-            if (dedicated_) return solve_dedicated(ctx_, root_, options_, limits_.wld, *dedicated_);
+            if (dedicated_) return solve_dedicated(ctx_, root_, options_, limits_.wld, timed_play(), *dedicated_);
             return solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
         }
         const Algorithm a = options_.algorithm;
@@ -289,6 +293,11 @@ public:
     }
 
     [[nodiscard]] bool is_exact_depth(int depth) const noexcept { return depth >= empties_; }
+    // A timed move (no depth, no solve asked): its solve proves win/loss/draw before the exact score.
+    [[nodiscard]] bool timed_play() const noexcept {
+        return !limits_.depth && !limits_.solve && !limits_.wld && !limits_.infinite &&
+               (limits_.soft_time || limits_.hard_time);
+    }
     [[nodiscard]] bool is_selective_depth(int depth) const noexcept {
         return probcut_.active() && options_.algorithm == Algorithm::NegaScout && !is_exact_depth(depth);
     }
@@ -439,8 +448,8 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.depth = depth;
             report.selective_depth = std::max(depth, ctx.max_ply);
             report.score = r.value;
-            report.exact = exact && !limits.wld;
-            report.wld = exact && limits.wld;
+            report.exact = exact && !limits.wld && !r.wld;
+            report.wld = exact && (limits.wld || r.wld);
             report.multipv = line;
             report.nodes = ctx.nodes;
             report.leaves = ctx.leaves;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/board/notation.hpp"
+#include "engine/endgame/solver.hpp"
 #include "engine/search/exact_solve.hpp"
 #include "engine/search/searcher.hpp"
 #include "engine/search/solve_progress.hpp"
@@ -140,6 +141,74 @@ TEST_CASE("Searcher solve: stopped in a later pass, the answer is the last selec
     CHECK((pos.moves() & square_bit(r.best_move)) != 0);
     if (r.selectivity == 95) CHECK(r.best_move == move_95);
     CHECK(std::abs(r.score - 38) <= 8);  // a selective score, near the exact +38
+}
+
+TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a proven win when stopped") {
+    // FFO #40 (20 empties, +38). A timed search (a time limit, no depth, no solve asked) solves without
+    // selective passes: a WLD pass, then the exact one. The solver alone, as the Searcher calls it,
+    // gives the nodes at the end of the WLD pass (its first pass end); a timed search with a budget just
+    // past the midgame iterations and that pass is stopped in the exact pass and answers with the proven
+    // win: score +1, reported as wld, through run_endgame_solver as through the Searcher.
+    const Position pos = board(kFfo40);
+    const std::atomic<bool> stop{false};
+    std::uint64_t wld_nodes = 0;
+    Move wld_move = kNoMove;
+    {
+        endgame::EndgameSolver solver(16);
+        endgame::SolveOptions options;
+        options.wld_first = true;
+        options.selective = false;
+        const endgame::ProgressCallback progress = [&](const endgame::RootProgress& p) {
+            if (!p.pass_end || wld_nodes != 0) return;
+            CHECK(p.bound == Bound::Lower);
+            CHECK(p.score >= 1);
+            wld_nodes = p.nodes;
+            wld_move = p.move;
+        };
+        const auto full = solver.solve(pos, options, endgame::SolveLimits{&stop, std::nullopt, std::nullopt}, progress);
+        REQUIRE(full);
+        CHECK(full->score == 38);
+    }
+    REQUIRE(wld_nodes > 0);
+    {
+        endgame::EndgameSolver solver(16);
+        ExactSolveRequest request;
+        request.wld_first = true;
+        request.limits.stop = &stop;
+        request.limits.nodes = wld_nodes + 1;
+        const ExactSolveOutcome o = run_endgame_solver(solver, pos, request);
+        CHECK(o.complete);
+        CHECK(o.wld);
+        CHECK(o.value == 1);
+        CHECK(o.best_move == wld_move);
+        CHECK(o.selectivity == kMaxSelectivityPercent);
+    }
+    SearchLimits limits;
+    limits.hard_time = std::chrono::minutes(10);
+    std::uint64_t midgame_nodes = 0;
+    {
+        Searcher searcher(16);
+        Collected got;
+        const SearchResult full = searcher.search(pos, limits, got.callbacks(), stop);
+        CHECK(full.exact);
+        CHECK(full.score == 38);
+        for (const IterationReport& r : got.reports) {
+            if (r.depth < 20) midgame_nodes = r.nodes;
+            if (r.depth == 20 && !r.progress) CHECK(r.selectivity == kMaxSelectivityPercent);  // no selective pass
+        }
+    }
+    REQUIRE(midgame_nodes > 0);
+    Searcher searcher(16);
+    limits.nodes = midgame_nodes + wld_nodes + 1;
+    Collected got;
+    const SearchResult r = searcher.search(pos, limits, got.callbacks(), stop);
+    CHECK(!r.exact);
+    CHECK(r.depth == 20);
+    CHECK(r.score == 1);
+    CHECK(r.best_move == wld_move);
+    REQUIRE(!got.reports.empty());
+    CHECK(got.reports.back().wld);
+    CHECK(!got.reports.back().exact);
 }
 
 TEST_CASE("Searcher infinite: returns when its last depth is done, the caller waits for stop") {
