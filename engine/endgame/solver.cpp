@@ -433,6 +433,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     // is, it is only a guess.
     struct LevelOutcome {
         bool aborted = false;
+        bool resolved = false;  // a pass ran to its end (when aborted: an earlier re-search)
         int score = 0;
         int best_index = 0;
     };
@@ -458,6 +459,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
                 out.aborted = true;
                 return out;
             }
+            out.resolved = true;
             out.score = o.score;
             out.best_index = o.best_index;
             const Move pass_best = static_cast<Move>(moves[static_cast<std::size_t>(o.best_index)].square);
@@ -474,6 +476,13 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             }
             delta *= 2;
         }
+    };
+    // A stopped level: the score and move of its last finished re-search, if any, are the best found so far.
+    const auto stopped = [&](const LevelOutcome& o) {
+        aborted = true;
+        if (!o.resolved) return;
+        score = o.score;
+        best = static_cast<Move>(moves[static_cast<std::size_t>(o.best_index)].square);
     };
     // A finished level: its score and best move; the next level starts from them.
     const auto adopt = [&](const LevelOutcome& o) {
@@ -493,7 +502,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             // The win/loss/draw pass: a draw is the exact score; a win or a loss narrows the exact pass.
             const LevelOutcome w = run_level(0, -1, 1, false);
             if (w.aborted) {
-                aborted = true;
+                stopped(w);
                 break;
             }
             const int selective_guess = guess;  // the exact pass's aspiration keeps the estimate
@@ -511,7 +520,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         }
         const LevelOutcome o = run_level(level, a, b, use_aspiration && b - a > 8);
         if (o.aborted) {
-            aborted = true;
+            stopped(o);
             break;
         }
         result.last_pass = adopt(o);
