@@ -1,5 +1,6 @@
 // reversi-engine: the engine process. Speaks the UCI-style protocol (or NBoard, when the first command is
-// `nboard 2`) on stdin/stdout, or serves it to many clients over TCP with --listen.
+// `nboard 2`) on stdin/stdout, or serves it to many clients over TCP with --listen, and the web board with
+// --http (docs/web.md).
 #include <spdlog/spdlog.h>
 
 #include "engine/book/book_file.hpp"
@@ -18,8 +19,9 @@ int main(int argc, char** argv) {
     cli::ProgramSpec spec{
         "reversi-engine",
         "reversi-engine [options]",
-        "Othello engine. Without --listen it reads commands on stdin and replies on stdout; with --listen it\n"
-        "serves the same protocol to every TCP client (loopback unless another address is given).",
+        "Othello engine. Without --listen or --http it reads commands on stdin and replies on stdout; with\n"
+        "--listen it serves the same protocol to every TCP client, with --http a web board and its WebSocket\n"
+        "API (loopback unless another address is given).",
         {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
          {"max-memory", true, "MiB for the TCP server: 16 + 2 x Hash + 4 per session (default 1024)"},
          {"max-sessions", true, "concurrent TCP sessions (default 64)"},
@@ -35,7 +37,7 @@ int main(int argc, char** argv) {
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
-    const bool tcp = args.has("listen");
+    const bool tcp = args.has("listen") || args.has("http");
     if (!tcp) transport::block_termination_signals();  // before any thread: signals arrive on a signalfd
     cli::init_logging("engine", args.get("log-level", cli::default_engine_log_level(tcp)), args.get("log-file", ""));
 
@@ -69,14 +71,27 @@ int main(int argc, char** argv) {
         options.session = config;
         return transport::run_stdio(options);
     }
-    auto address = transport::parse_listen_address(args.get("listen", ""));
-    if (!address) {
-        spdlog::error("{}", address.error().message);
-        return 2;
-    }
     transport::TcpOptions options;
-    options.host = address->first;
-    options.port = address->second;
+    options.serve_lines = args.has("listen");
+    if (options.serve_lines) {
+        auto address = transport::parse_listen_address(args.get("listen", ""));
+        if (!address) {
+            spdlog::error("{}", address.error().message);
+            return 2;
+        }
+        options.host = address->first;
+        options.port = address->second;
+    }
+    options.serve_http = args.has("http");
+    if (options.serve_http) {
+        auto address = transport::parse_listen_address(args.get("http", ""));
+        if (!address) {
+            spdlog::error("--http: {}", address.error().message);
+            return 2;
+        }
+        options.http_host = address->first;
+        options.http_port = address->second;
+    }
     options.max_line = static_cast<std::size_t>(*max_line);
     options.idle_timeout = std::chrono::seconds(*idle);
     options.max_sessions = static_cast<std::size_t>(*max_sessions);

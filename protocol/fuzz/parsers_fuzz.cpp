@@ -1,7 +1,8 @@
 // libFuzzer target for the protocol's text parsers: the input is split into lines (with the stdio line
-// splitter) and every line goes through the go, setoption/option, position and GGF parsers. Crashes,
-// sanitizer reports and broken invariants (a successful parse must describe a legal, consistent game) are
-// findings. Build and run: see docs/protocol.md (preset "fuzz").
+// splitter) and every line goes through the go, setoption/option, position and GGF parsers, and the web
+// API's translation of an output line; the whole input is one web API message. Crashes, sanitizer reports
+// and broken invariants (a successful parse must describe a legal, consistent game; every message the web
+// API writes is JSON) are findings. Build and run: see docs/protocol.md (preset "fuzz").
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,6 +14,8 @@
 #include "protocol/text/tokens.hpp"
 #include "protocol/transport/line_splitter.hpp"
 #include "protocol/uci/uci_commands.hpp"
+#include "protocol/web/json.hpp"
+#include "protocol/web/web_api.hpp"
 
 using namespace reversi;
 
@@ -47,6 +50,15 @@ void fuzz_line(std::string_view line) {
         check(replay.has_value() && *replay == game->current);
     }
     (void)text::quote(line);
+    check(web::parse_json(web::WebApi::encode(line)).has_value());
+}
+
+// The whole input as one web API message: every reply is JSON, and no line for the session has a newline.
+void fuzz_message(std::string_view message) {
+    web::WebApi api(web::WebApiConfig{}, 1);
+    const auto decoded = api.decode(message);
+    for (const auto& reply : decoded.replies) check(web::parse_json(reply).has_value());
+    for (const auto& line : decoded.lines) check(line.find('\n') == std::string::npos);
 }
 
 }  // namespace
@@ -57,5 +69,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto on_line = [](std::string_view l) { fuzz_line(l); };
     splitter.feed(input, on_line, [] {});
     splitter.finish(on_line);
+    fuzz_message(input);
     return 0;
 }

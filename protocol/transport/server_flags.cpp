@@ -1,10 +1,16 @@
 #include "protocol/transport/server_flags.hpp"
 
+#include "engine/board/variant.hpp"
 #include "protocol/session/file_access.hpp"
 
 namespace reversi::transport {
 
 void append_server_flags(std::vector<cli::OptionSpec>& options) {
+    options.push_back({"http", true,
+                       "HOST:PORT: serve the web board at / and its WebSocket API at /ws (docs/web.md; e.g. "
+                       "127.0.0.1:8080; loopback unless another address is given; with or without --listen)"});
+    options.push_back(
+        {"openings", true, "FILE: openings the web board may start from (one per line, e.g. an XOT list)"});
     options.push_back({"data-dir", true, "DIR: the only files TCP clients may name (EvalFile); default: none"});
     options.push_back({"max-threads", true, "search threads of all TCP sessions together (default: the cores)"});
     options.push_back({"max-search-time", true,
@@ -30,6 +36,12 @@ Expected<bool> apply_server_flags(const cli::ParsedArgs& args, TcpOptions& optio
     options.max_threads = static_cast<int>(*threads);
     options.max_search_time = std::chrono::seconds(*search_time);
     options.reclaim_idle = std::chrono::seconds(*reclaim);
+    if (args.has("openings")) {
+        auto openings = data::read_openings(args.get("openings", ""), Variant::Standard);
+        if (!openings) return make_error("--openings: " + openings.error().message);
+        if (openings->empty()) return make_error("--openings: " + args.get("openings", "") + " holds no opening");
+        options.openings = std::make_shared<const std::vector<data::Opening>>(std::move(*openings));
+    }
     if (args.has("data-dir")) {
         auto dir = session::canonical_data_dir(args.get("data-dir", ""));
         if (!dir) return dir.error();

@@ -1,6 +1,7 @@
 #pragma once
 // The reversi-engine flags for the TCP server's security limits (docs/security.md): --data-dir,
-// --max-threads, --max-search-time, --reclaim-idle, and --test-hooks (tests only, stdio or TCP).
+// --max-threads, --max-search-time, --reclaim-idle; the web board's --http and --openings (docs/web.md);
+// and --test-hooks (tests only, stdio or TCP).
 #include <vector>
 
 #include "engine/core/expected.hpp"

@@ -13,18 +13,14 @@ namespace reversi::transport {
 using asio::ip::tcp;
 using boost::system::error_code;
 
-TcpConnection::TcpConnection(tcp::socket socket, ConnectionLimits limits, OnClosed on_closed)
-    : socket_(std::move(socket)),
+TcpConnection::TcpConnection(std::unique_ptr<Channel> channel, ConnectionLimits limits, OnClosed on_closed)
+    : channel_(std::move(channel)),
       limits_(limits),
       on_closed_(std::move(on_closed)),
-      write_signal_(socket_.get_executor()),
-      idle_timer_(socket_.get_executor()),
-      last_input_(std::chrono::steady_clock::now()) {
-    error_code ec;
-    const auto endpoint = socket_.remote_endpoint(ec);
-    peer_ = ec ? std::string("unknown peer") : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-    socket_.set_option(tcp::no_delay(true), ec);
-}
+      write_signal_(channel_->executor()),
+      idle_timer_(channel_->executor()),
+      last_input_(std::chrono::steady_clock::now()),
+      peer_(channel_->peer()) {}
 
 TcpConnection::~TcpConnection() {
     session_.reset();  // joins the search thread, frees the tables
@@ -34,7 +30,7 @@ TcpConnection::~TcpConnection() {
 
 Expected<bool> TcpConnection::start(const dispatch::SessionConfig& config) {
     std::weak_ptr<TcpConnection> weak = shared_from_this();
-    auto executor = socket_.get_executor();
+    auto executor = channel_->executor();
     session::LineSink sink = [weak, executor](std::string line) {
         asio::post(executor, [weak, line = std::move(line)]() mutable {
             if (auto self = weak.lock()) self->guarded("output", [&] { self->deliver(std::move(line)); });
@@ -48,6 +44,7 @@ Expected<bool> TcpConnection::start(const dispatch::SessionConfig& config) {
     auto created = dispatch::Session::create(config, std::move(sink), std::move(job_done));
     if (!created) return created.error();
     session_ = std::move(*created);
+    if (auto greeting = channel_->greeting(); !greeting.empty()) queue_message(std::move(greeting));
     auto self = shared_from_this();
     const auto on_end = [self](const char* where) {
         return [self, where](std::exception_ptr error) {
@@ -61,6 +58,18 @@ Expected<bool> TcpConnection::start(const dispatch::SessionConfig& config) {
     asio::co_spawn(
         executor, [self] { return self->watchdog(); }, on_end("watchdog"));
     return true;
+}
+
+void TcpConnection::refuse(const std::string& message) {
+    refused_ = true;
+    closing_ = true;
+    deliver("info string error: " + message);
+    auto self = shared_from_this();
+    asio::co_spawn(
+        channel_->executor(), [self] { return self->write_loop(); },
+        [self](std::exception_ptr error) {
+            if (error) self->close_now();
+        });
 }
 
 void TcpConnection::fail(const char* where, std::exception_ptr error) noexcept {
@@ -102,35 +111,47 @@ void TcpConnection::reclaim() {
 }
 
 asio::awaitable<void> TcpConnection::read_loop() {
-    std::string buffer;
+    std::string message;
     while (!closing_ && !closed_) {
         error_code ec;
-        const std::size_t n =
-            co_await asio::async_read_until(socket_, asio::dynamic_buffer(buffer, limits_.max_line + 1), '\n',
-                                            asio::redirect_error(asio::use_awaitable, ec));
-        if (ec == asio::error::not_found) {
-            spdlog::warn("connection {}: line longer than {} bytes; closing", peer_, limits_.max_line);
-            deliver("info string error: line longer than " + std::to_string(limits_.max_line) +
-                    " bytes; closing the connection");
+        const Channel::Read read = co_await channel_->read(message, ec);
+        if (read == Channel::Read::TooLong) {
+            const std::string what =
+                std::string(channel_->unit()) + " longer than " + std::to_string(limits_.max_line) + " bytes";
+            if (!channel_->too_long_is_fatal()) {
+                deliver("info string error: " + what + "; ignored");
+                continue;
+            }
+            spdlog::warn("connection {}: {}; closing", peer_, what);
+            deliver("info string error: " + what + "; closing the connection");
             close_after_flush();
             break;
         }
-        if (ec) {
+        if (read == Channel::Read::Closed) {
             if (closing_) break;  // our own shutdown of the receiving side: the writer closes after the flush
             if (!closed_) spdlog::info("connection {}: client disconnected ({})", peer_, ec.message());
             close_now();
             break;
         }
         if (closing_ || closed_ || !session_) break;
-        std::string_view line(buffer.data(), n - 1);
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (session_->counts_as_activity(line)) last_input_ = std::chrono::steady_clock::now();
+        handle_message(std::move(message));
+        message.clear();
+    }
+}
+
+void TcpConnection::handle_message(std::string message) {
+    Channel::Decoded decoded = channel_->decode(std::move(message));
+    const auto now = std::chrono::steady_clock::now();
+    if (!decoded.replies.empty()) last_input_ = now;  // a request answered at once (web API: position, export)
+    for (auto& reply : decoded.replies) queue_message(std::move(reply));
+    for (const auto& line : decoded.lines) {
+        if (closing_ || closed_ || !session_) return;
+        if (session_->counts_as_activity(line)) last_input_ = now;
         if (session_->handle_line(line) == session::Status::Quit) {
             spdlog::info("connection {}: quit", peer_);
             close_after_flush();
-            break;
+            return;
         }
-        buffer.erase(0, n);
     }
 }
 
@@ -144,8 +165,7 @@ asio::awaitable<void> TcpConnection::write_loop() {
             continue;
         }
         error_code ec;
-        co_await asio::async_write(socket_, asio::buffer(queue_.front()),
-                                   asio::redirect_error(asio::use_awaitable, ec));
+        co_await channel_->write(queue_.front(), ec);
         if (ec || closed_) {
             if (ec && !closed_) spdlog::info("connection {}: write failed ({})", peer_, ec.message());
             break;
@@ -153,6 +173,7 @@ asio::awaitable<void> TcpConnection::write_loop() {
         queued_bytes_ -= queue_.front().size();
         queue_.pop_front();
     }
+    if (!closed_) co_await channel_->finish(refused_);
     close_now();
 }
 
@@ -202,9 +223,13 @@ void TcpConnection::resume_session() {
 
 void TcpConnection::deliver(std::string line) {
     if (closed_) return;
-    line += '\n';
-    queued_bytes_ += line.size();
-    queue_.push_back(std::move(line));
+    queue_message(channel_->encode(std::move(line)));
+}
+
+void TcpConnection::queue_message(std::string message) {
+    if (closed_) return;
+    queued_bytes_ += message.size();
+    queue_.push_back(std::move(message));
     if (queued_bytes_ > limits_.max_pending_output) {
         spdlog::warn("connection {}: more than {} bytes of unsent output (the client does not read); closing", peer_,
                      limits_.max_pending_output);
@@ -218,8 +243,7 @@ void TcpConnection::close_after_flush() {
     if (closing_ || closed_) return;
     closing_ = true;
     if (session_) session_->stop_job();
-    error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_receive, ec);  // wakes a pending read
+    channel_->shutdown_receive();  // wakes a pending read
     write_signal_.cancel();
     idle_timer_.cancel();
 }
@@ -228,16 +252,14 @@ void TcpConnection::shutdown_gracefully() {
     if (closed_) return;
     if (session_) session_->shutdown();  // joins: the bestmove is posted before the close below
     auto self = shared_from_this();
-    asio::post(socket_.get_executor(), [self] { self->close_after_flush(); });
+    asio::post(channel_->executor(), [self] { self->close_after_flush(); });
 }
 
 void TcpConnection::close_now() {
     if (!closed_) {
         closed_ = true;
         if (session_) session_->stop_job();
-        error_code ec;
-        socket_.shutdown(tcp::socket::shutdown_both, ec);
-        socket_.close(ec);
+        channel_->close();
         write_signal_.cancel();
         idle_timer_.cancel();
         // The queue is left alone: a write may be in flight on its front; deliver() drops new lines.

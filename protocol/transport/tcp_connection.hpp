@@ -1,5 +1,6 @@
 #pragma once
-// One TCP client of the server: its session and the three coroutines that serve it (see tcp_server.hpp).
+// One TCP client of the server: its session and the three coroutines that serve it (see tcp_server.hpp),
+// over a channel (channel.hpp: text protocol lines, or the web API's WebSocket messages).
 // All members are used on the io_context's thread only; other threads reach it through asio::post.
 #include <utility>  // before asio: Boost 1.74's awaitable.hpp uses std::exchange without including it
 
@@ -14,10 +15,9 @@
 #include <boost/asio.hpp>
 
 #include "protocol/dispatch/session.hpp"
+#include "protocol/transport/channel.hpp"
 
 namespace reversi::transport {
-
-namespace asio = boost::asio;
 
 struct ConnectionLimits {
     std::size_t max_line;
@@ -30,7 +30,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
 public:
     using OnClosed = std::function<void(TcpConnection*)>;
 
-    TcpConnection(asio::ip::tcp::socket socket, ConnectionLimits limits, OnClosed on_closed);
+    TcpConnection(std::unique_ptr<Channel> channel, ConnectionLimits limits, OnClosed on_closed);
     ~TcpConnection();
 
     // Creates the session and starts the coroutines; an error (memory budget) is returned for the caller
@@ -47,14 +47,16 @@ public:
     // Closes an idle session to make room for a new client: the client is told why, the session and its
     // tables are freed at once, and the server no longer counts the connection.
     void reclaim();
-    // The socket of a connection whose start() failed, to tell the client why.
-    [[nodiscard]] asio::ip::tcp::socket release_socket() { return std::move(socket_); }
+    // Instead of start(): tells the client why it cannot have a session (an error message), then closes
+    // (a WebSocket with code 1013, try again later).
+    void refuse(const std::string& message);
 
 private:
     asio::awaitable<void> read_loop();
     asio::awaitable<void> write_loop();
     asio::awaitable<void> watchdog();
-    void deliver(std::string line);
+    void deliver(std::string line);           // an output line, encoded by the channel
+    void queue_message(std::string message);  // an encoded message
     void resume_session();
     void close_after_flush();
     void enforce_search_time(std::chrono::steady_clock::time_point now);
@@ -70,7 +72,9 @@ private:
         }
     }
 
-    asio::ip::tcp::socket socket_;
+    void handle_message(std::string message);
+
+    std::unique_ptr<Channel> channel_;
     ConnectionLimits limits_;
     OnClosed on_closed_;
     asio::steady_timer write_signal_;
@@ -83,6 +87,7 @@ private:
     bool closing_ = false;  // no more input; close once the queue is sent
     bool closed_ = false;
     bool reported_closed_ = false;
+    bool refused_ = false;
     std::unique_ptr<dispatch::Session> session_;  // last: destroyed first (joins the search thread)
 };
 

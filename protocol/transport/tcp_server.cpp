@@ -5,6 +5,7 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <random>
 #include <thread>
 #include <unordered_map>
 
@@ -19,6 +20,7 @@
 #include "protocol/session/thread_budget.hpp"
 #include "protocol/text/tokens.hpp"
 #include "protocol/transport/tcp_connection.hpp"
+#include "protocol/transport/web_channel.hpp"
 
 namespace reversi::transport {
 
@@ -56,6 +58,7 @@ public:
         : io_(io),
           options_(options),
           acceptor_(io),
+          http_acceptor_(io),
           signals_(io, SIGINT, SIGTERM),
           budget_(options.max_memory_mib),
           threads_(options.max_threads > 0 ? options.max_threads : hardware_threads()),
@@ -70,30 +73,46 @@ public:
     }
 
     Expected<bool> listen() {
-        error_code ec;
-        const tcp::endpoint endpoint(asio::ip::make_address(options_.host, ec), options_.port);
-        if (ec) return make_error("bad address " + options_.host);
-        acceptor_.open(endpoint.protocol(), ec);
-        if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-        if (!ec) acceptor_.bind(endpoint, ec);
-        if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-        if (ec)
-            return make_error("cannot listen on " + options_.host + ":" + std::to_string(options_.port) + ": " +
-                              ec.message());
-        const auto local = acceptor_.local_endpoint();
+        if (options_.serve_lines) {
+            auto bound = bind(acceptor_, options_.host, options_.port);
+            if (!bound) return bound.error();
+        }
+        if (options_.serve_http) {
+            auto bound = bind(http_acceptor_, options_.http_host, options_.http_port);
+            if (!bound) return bound.error();
+            const auto local = http_acceptor_.local_endpoint();
+            spdlog::info("web board at http://{}:{}/ (WebSocket API at /ws, {} openings)", local.address().to_string(),
+                         local.port(), options_.openings ? options_.openings->size() : 0);
+        }
         spdlog::info(
-            "listening on {}:{} (max {} sessions, {} MiB for hash tables, {} search threads, idle timeout "
-            "{} s, search time limit {} s, data directory {})",
-            local.address().to_string(), local.port(), options_.max_sessions, options_.max_memory_mib, threads_.total(),
-            options_.idle_timeout.count(), options_.max_search_time.count(),
+            "max {} sessions, {} MiB for hash tables, {} search threads, idle timeout {} s, search time limit {} s, "
+            "data directory {}",
+            options_.max_sessions, options_.max_memory_mib, threads_.total(), options_.idle_timeout.count(),
+            options_.max_search_time.count(),
             options_.data_dir.empty() ? "none: clients cannot name files" : options_.data_dir);
-        std::printf("listening %s:%u\n", local.address().to_string().c_str(), static_cast<unsigned>(local.port()));
         std::fflush(stdout);
         return true;
     }
 
+    // Opens, binds and listens; prints "listening HOST:PORT" on stdout (the port chosen for port 0).
+    static Expected<bool> bind(tcp::acceptor& acceptor, const std::string& host, std::uint16_t port) {
+        error_code ec;
+        const tcp::endpoint endpoint(asio::ip::make_address(host, ec), port);
+        if (ec) return make_error("bad address " + host);
+        acceptor.open(endpoint.protocol(), ec);
+        if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+        if (!ec) acceptor.bind(endpoint, ec);
+        if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+        if (ec) return make_error("cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
+        const auto local = acceptor.local_endpoint();
+        spdlog::info("listening on {}:{}", local.address().to_string(), local.port());
+        std::printf("listening %s:%u\n", local.address().to_string().c_str(), static_cast<unsigned>(local.port()));
+        return true;
+    }
+
     void start() {
-        spawn_accept_loop();
+        if (options_.serve_lines) spawn_accept_loop(acceptor_, false);
+        if (options_.serve_http) spawn_accept_loop(http_acceptor_, true);
         signals_.async_wait([this](const error_code& ec, int signo) {
             try {
                 if (!ec) shutdown(signo);
@@ -109,9 +128,9 @@ private:
         return n == 0 ? 1 : static_cast<int>(n);
     }
 
-    // The accept loop; restarted after an exception (logged) unless the server is shutting down.
-    void spawn_accept_loop() {
-        asio::co_spawn(io_, accept_loop(), [this](std::exception_ptr error) {
+    // An accept loop; restarted after an exception (logged) unless the server is shutting down.
+    void spawn_accept_loop(tcp::acceptor& acceptor, bool http) {
+        asio::co_spawn(io_, accept_loop(acceptor, http), [this, &acceptor, http](std::exception_ptr error) {
             if (!error) return;
             try {
                 std::rethrow_exception(error);
@@ -120,42 +139,80 @@ private:
             } catch (...) {
                 spdlog::error("accept loop failed; restarting it");
             }
-            if (!shutting_down_) spawn_accept_loop();
+            if (!shutting_down_) spawn_accept_loop(acceptor, http);
         });
     }
 
-    asio::awaitable<void> accept_loop() {
+    asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, bool http) {
         while (!shutting_down_) {
             error_code ec;
-            tcp::socket socket = co_await acceptor_.async_accept(asio::redirect_error(asio::use_awaitable, ec));
+            tcp::socket socket = co_await acceptor.async_accept(asio::redirect_error(asio::use_awaitable, ec));
             if (ec) {
                 if (shutting_down_) break;
                 spdlog::warn("accept failed: {}", ec.message());
                 continue;
             }
             try {
-                open_session(std::move(socket));
+                if (http) {
+                    serve_http_client(std::move(socket));
+                } else {
+                    open_session(make_line_channel(std::move(socket), options_.max_line));
+                }
             } catch (const std::exception& e) {  // e.g. std::bad_alloc: this client is lost, the server goes on
                 spdlog::error("cannot open a session: {}", e.what());
             }
         }
     }
 
-    void open_session(tcp::socket socket) {
-        if (connections_.size() >= options_.max_sessions && !reclaim_idle_session()) {
-            spdlog::warn("refusing a client: {} sessions already open", connections_.size());
-            refuse(std::move(socket), "info string error: server is full (" + std::to_string(options_.max_sessions) +
-                                          " sessions); try again later");
+    // A client of --http: its requests are served until it upgrades to a WebSocket (a session) or leaves.
+    // Clients that have not upgraded are capped (kMaxHttpClientsPerSession per session slot).
+    void serve_http_client(tcp::socket socket) {
+        if (http_clients_ >= kMaxHttpClientsPerSession * options_.max_sessions) {
+            spdlog::warn("refusing an HTTP client: {} connections open without a WebSocket", http_clients_);
+            error_code ec;
+            socket.close(ec);
             return;
         }
+        ++http_clients_;
+        HttpOptions http;
+        http.api.openings = options_.openings;
+        http.api.max_message = options_.max_line;
+        http.api.idle_timeout_s = options_.idle_timeout.count();
+        const std::uint64_t seed = seeds_();
+        asio::co_spawn(io_,
+                       serve_http(std::move(socket), http, seed,
+                                  [this](std::unique_ptr<Channel> channel) { open_session(std::move(channel)); }),
+                       [this](std::exception_ptr error) {
+                           --http_clients_;
+                           if (!error) return;
+                           try {
+                               std::rethrow_exception(error);
+                           } catch (const std::exception& e) {
+                               spdlog::warn("HTTP client failed: {}", e.what());
+                           } catch (...) {
+                           }
+                       });
+    }
+
+    void open_session(std::unique_ptr<Channel> channel) {
         const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output,
                                       options_.max_search_time};
-        auto connection = std::make_shared<TcpConnection>(std::move(socket), limits,
+        auto connection = std::make_shared<TcpConnection>(std::move(channel), limits,
                                                           [this](TcpConnection* c) { connections_.erase(c); });
+        if (shutting_down_) {
+            connection->refuse("the server is shutting down");
+            return;
+        }
+        if (connections_.size() >= options_.max_sessions && !reclaim_idle_session()) {
+            spdlog::warn("refusing a client: {} sessions already open", connections_.size());
+            connection->refuse("server is full (" + std::to_string(options_.max_sessions) +
+                               " sessions); try again later");
+            return;
+        }
         auto started = connection->start(options_.session);
         if (!started) {
             spdlog::warn("refusing client {}: {}", connection->peer(), started.error().message);
-            refuse(connection->release_socket(), "info string error: " + started.error().message);
+            connection->refuse(started.error().message);
             return;
         }
         connections_.emplace(connection.get(), connection);
@@ -181,21 +238,12 @@ private:
         return connections_.size() < options_.max_sessions;
     }
 
-    void refuse(tcp::socket socket, std::string message) {
-        auto s = std::make_shared<tcp::socket>(std::move(socket));
-        auto text = std::make_shared<std::string>(std::move(message) + "\n");
-        asio::async_write(*s, asio::buffer(*text), [s, text](const error_code&, std::size_t) {
-            error_code ec;
-            s->shutdown(tcp::socket::shutdown_both, ec);
-            s->close(ec);
-        });
-    }
-
     void shutdown(int signo) {
         spdlog::info("signal {}: stopping {} sessions and shutting down", signo, connections_.size());
         shutting_down_ = true;
         error_code ec;
         acceptor_.close(ec);
+        http_acceptor_.close(ec);
         // Copy: shutting a connection down may remove it from the map.
         std::vector<std::shared_ptr<TcpConnection>> open;
         for (auto& [ptr, weak] : connections_) {
@@ -226,7 +274,12 @@ private:
 
     asio::io_context& io_;
     TcpOptions options_;
+    static constexpr std::size_t kMaxHttpClientsPerSession = 2;
+
     tcp::acceptor acceptor_;
+    tcp::acceptor http_acceptor_;
+    std::size_t http_clients_ = 0;
+    std::mt19937_64 seeds_{std::random_device{}()};
     asio::signal_set signals_;
     session::MemoryBudget budget_;
     session::ThreadBudget threads_;

@@ -13,13 +13,19 @@
 #include <string>
 
 #include "engine/core/expected.hpp"
+#include "engine/data/openings.hpp"
 #include "protocol/session/engine_context.hpp"
 
 namespace reversi::transport {
 
 struct TcpOptions {
+    bool serve_lines = true;  // the text protocol on host:port (--listen)
     std::string host = "127.0.0.1";
     std::uint16_t port = 7878;  // 0: any free port (printed on stdout as "listening HOST:PORT")
+    bool serve_http = false;    // the web board and its WebSocket API on http_host:http_port (--http, docs/web.md)
+    std::string http_host = "127.0.0.1";
+    std::uint16_t http_port = 8080;                              // printed like port, after it
+    std::shared_ptr<const std::vector<data::Opening>> openings;  // the web API's openings (--openings)
     std::size_t max_line = 65536;
     std::chrono::seconds idle_timeout{300};
     std::size_t max_sessions = 64;
@@ -35,7 +41,8 @@ struct TcpOptions {
 // "HOST:PORT", "[v6addr]:PORT" or ":PORT"/"PORT" (loopback).
 [[nodiscard]] Expected<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string_view text);
 
-// Serves until SIGINT/SIGTERM. Returns the exit code (0 after a graceful shutdown, 1 when it cannot listen).
+// Serves until SIGINT/SIGTERM. The text protocol and the web board share the sessions and their limits. Returns the
+// exit code (0 after a graceful shutdown, 1 when it cannot listen).
 [[nodiscard]] int run_tcp_server(const TcpOptions& options);
 
 }  // namespace reversi::transport

@@ -1,0 +1,28 @@
+#pragma once
+// The web front end's two halves on the server's socket (docs/web.md): HTTP for the page's files, and the
+// WebSocket at /ws whose messages are the web API's JSON (protocol/web/web_api.hpp), one engine session
+// per WebSocket. Boost.Beast, on the server's io_context.
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include "protocol/transport/channel.hpp"
+#include "protocol/web/web_api.hpp"
+
+namespace reversi::transport {
+
+struct HttpOptions {
+    web::WebApiConfig api;                     // its max_message is the session's --max-line
+    std::chrono::seconds request_timeout{30};  // to read one request (headers) and write its response
+};
+
+// Called with the channel of an accepted WebSocket; it starts a session or refuses the client.
+using WebSocketOpener = std::function<void(std::unique_ptr<Channel>)>;
+
+// Serves one HTTP client: GET/HEAD of the page's files (keep-alive), and an upgrade at /ws, after which the
+// socket belongs to the channel handed to `open`. A request from a page of another origin (an Origin
+// header that is not this host) is refused with 403. Returns when the client is done or gone.
+asio::awaitable<void> serve_http(asio::ip::tcp::socket socket, HttpOptions options, std::uint64_t seed,
+                                 WebSocketOpener open);
+
+}  // namespace reversi::transport
