@@ -149,6 +149,9 @@ WebApi::Decoded WebApi::go(const JsonValue& request) const {
 
 WebApi::Decoded WebApi::opening(const JsonValue& request) {
     const std::size_t count = config_.openings ? config_.openings->size() : 0;
+    if (count == 0 && request.find("index"))
+        return error_reply(
+            "opening: the server has no list of openings (--openings); leave out index for a random one");
     auto index = integer_field(request, "index", 0, count == 0 ? 0 : static_cast<std::int64_t>(count) - 1);
     if (!index) return error_reply("opening: " + index.error().message);
     std::vector<std::string> moves;

@@ -13,6 +13,7 @@ namespace {
 Expected<std::vector<Move>> requested_moves(const JsonValue& request) {
     std::vector<Move> moves;
     if (const JsonValue* transcript = request.find("transcript")) {
+        if (request.find("moves")) return make_error("give moves or transcript, not both");
         if (transcript->kind != JsonValue::Kind::String) return make_error("transcript must be a string");
         return parse_transcript(transcript->string);
     }

@@ -164,7 +164,8 @@ TEST_CASE("web api: requests become protocol lines, bad ones errors") {
          {"[]", "{}", R"({"type":1})", R"({"type":"fly"})", R"({"type":"go"})", R"({"type":"go","depth":0})",
           R"({"type":"go","depth":2.5})", R"({"type":"go","depth":"3"})", R"({"type":"line","text":"go\nquit"})",
           R"({"type":"setoption","name":"Hash"})", R"({"type":"position","moves":["z9"]})",
-          R"({"type":"position","moves":"f5"})", R"({"type":"opening","index":3})", "not json"}) {
+          R"({"type":"position","moves":"f5"})", R"({"type":"position","moves":[],"transcript":"f5"})",
+          R"({"type":"opening","index":3})", "not json"}) {
         auto d = a.decode(bad);
         CHECK_MESSAGE(d.lines.empty(), bad);
         REQUIRE(d.replies.size() == 1);

@@ -214,8 +214,14 @@
   }
 
   function onLine(text) {
+    const wld = /^info string wld (win|draw|loss)/.exec(text);
     if (/error/.test(text)) showError(text.replace(/^info string /, ''));
     else if (/^info string book move/.test(text)) showThinking(text.replace(/^info string /, ''));
+    else if (wld && inflight && inflight.purpose === 'move' && !inflight.stale) {
+      // A timed search solved win/draw/loss only: its score (+1, 0, -1) is no disc count, keep none.
+      inflight.best = null;
+      showThinking(`engine (${cap(state.to_move)}) · proven ${wld[1]} for ${cap(state.to_move)}`);
+    }
   }
 
   // ---- game flow --------------------------------------------------------------------------------
