@@ -223,14 +223,22 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
     return store;
 }
 
-Expected<bool> ResultStore::append(const GameResult& r, const std::array<std::string, 2>& names) {
+std::string ggf_date_now() {
     const std::time_t now = std::time(nullptr);
     std::tm tm{};
     ::gmtime_r(&now, &tm);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S GMT", &tm);
-    if (!write_and_sync(ggf_, game_to_ggf_line(r, names, date) + "\n")) return make_error("cannot write the GGF file");
-    if (!write_and_sync(log_, result_log_line(r) + "\n")) return make_error("cannot write the results log");
+    return date;
+}
+
+Expected<bool> ResultStore::append(const GameResult& r, const std::array<std::string, 2>& names) {
+    return append_lines(game_to_ggf_line(r, names, ggf_date_now()), result_log_line(r));
+}
+
+Expected<bool> ResultStore::append_lines(const std::string& ggf_line, const std::string& log_line) {
+    if (!write_and_sync(ggf_, ggf_line + "\n")) return make_error("cannot write the GGF file");
+    if (!write_and_sync(log_, log_line + "\n")) return make_error("cannot write the results log");
     return true;
 }
 

@@ -23,6 +23,8 @@ namespace reversi::match {
 [[nodiscard]] std::string result_log_line(const GameResult& r);
 [[nodiscard]] Expected<GameResult> parse_result_log_line(const std::string& line);
 
+// The current time as GGF dates are written ("2026-11-25 15:00:00 GMT").
+[[nodiscard]] std::string ggf_date_now();
 // The GGF record of a game (one line, no newline).
 [[nodiscard]] std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names,
                                            const std::string& date);
@@ -45,6 +47,8 @@ public:
     [[nodiscard]] const std::vector<GameResult>& previous() const noexcept { return previous_; }
     // Appends the game to both files and syncs them. An error when the disk refuses.
     [[nodiscard]] Expected<bool> append(const GameResult& r, const std::array<std::string, 2>& names);
+    // The same with the two lines made elsewhere (a worker of a distributed match), without newlines.
+    [[nodiscard]] Expected<bool> append_lines(const std::string& ggf_line, const std::string& log_line);
 
 private:
     std::FILE* log_ = nullptr;

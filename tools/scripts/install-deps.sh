@@ -2,10 +2,11 @@
 # Installs the Debian packages the project needs, when any is missing. Idempotent; quiet when all is present.
 # clang and libclang-rt-14-dev build the libFuzzer target that the test suite runs briefly; clang-format
 # checks the formatting; chromium, chromium-driver and python3-selenium drive the web board in a real browser
-# (tests/web/browser_test.py; the test skips, saying why, where they are missing).
+# (tests/web/browser_test.py; the test skips, saying why, where they are missing); libhiredis-dev links
+# reversi-match's distributed mode and redis-server runs its test (docs/scale.md).
 set -euo pipefail
 packages=(build-essential cmake ninja-build libboost-dev libspdlog-dev doctest-dev clang libclang-rt-14-dev clang-format
-  chromium chromium-driver python3-selenium)
+  chromium chromium-driver python3-selenium libhiredis-dev redis-server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

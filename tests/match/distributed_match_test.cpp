@@ -1,0 +1,236 @@
+// The distributed match for real (docs/scale.md): redis-server on a free loopback port, a coordinator and
+// three workers on the real engine; one worker is killed with SIGKILL in the middle of a colour pair and the
+// coordinator once; the results must equal an uninterrupted local match on the same openings, every game
+// counted exactly once.
+#include <doctest/doctest.h>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <set>
+#include <thread>
+
+#include "tests/match/match_harness.hpp"
+
+using namespace reversi::match_test;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool have_redis() {
+    return std::system("command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1") == 0;
+}
+
+int free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+// The lines redis-cli prints for a command (raw output: one element per line).
+std::vector<std::string> redis_cli(int port, const std::string& command) {
+    std::vector<std::string> lines;
+    const std::string cmd = "redis-cli -p " + std::to_string(port) + " " + command + " 2>/dev/null";
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) return lines;
+    char buf[65536];
+    while (std::fgets(buf, sizeof buf, p)) {
+        std::string l(buf);
+        while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
+        lines.push_back(l);
+    }
+    ::pclose(p);
+    return lines;
+}
+
+// A redis-server child without persistence, stopped at the end of the test.
+struct RedisServer {
+    int port = free_port();
+    std::string dir;
+    explicit RedisServer(const std::string& d) : dir(d) {
+        const std::string cmd = "redis-server --port " + std::to_string(port) +
+                                " --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir " + dir +
+                                " --pidfile " + dir + "/redis.pid --logfile " + dir + "/redis.log";
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        for (int i = 0; i < 200 && redis_cli(port, "PING") != std::vector<std::string>{"PONG"}; ++i)
+            std::this_thread::sleep_for(20ms);
+        REQUIRE(redis_cli(port, "PING") == std::vector<std::string>{"PONG"});
+    }
+    ~RedisServer() { redis_cli(port, "SHUTDOWN NOSAVE"); }
+};
+
+// (game, worker) of every entry of the results stream, in order.
+std::vector<std::pair<int, std::string>> results_stream(int port, const std::string& name) {
+    std::vector<std::pair<int, std::string>> out;
+    const auto lines = redis_cli(port, "XRANGE " + name + ":results - +");
+    int game = -1;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+        if (lines[i] == "game") game = std::atoi(lines[i + 1].c_str());
+        if (lines[i] == "worker") out.emplace_back(game, lines[i + 1]);
+    }
+    return out;
+}
+
+// Pairs the consumer holds (XPENDING's extended form: id, consumer, idle, deliveries per entry).
+int pending_of(int port, const std::string& name, const std::string& consumer) {
+    return static_cast<int>(redis_cli(port, "XPENDING " + name + ":pairs workers - + 100 " + consumer).size() / 4);
+}
+
+std::vector<std::string> sorted_results(const std::string& log) {
+    std::vector<std::string> lines;
+    for (const auto& l : read_lines(log)) {
+        if (!l.empty() && l[0] != '#') lines.push_back(l);
+    }
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+
+bool exited(pid_t pid) {
+    int status = 0;
+    return ::waitpid(pid, &status, WNOHANG) == pid;
+}
+
+}  // namespace
+
+TEST_CASE("distributed match: a worker killed mid-pair and a coordinator killed once lose and double nothing") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    const std::string dir = scratch_dir("distributed");
+    RedisServer redis(dir);
+    const std::string name = "t" + std::to_string(::getpid());
+    const std::string engine = "cmd=" + engine_binary();
+    const std::vector<std::string> match = {"--engine",
+                                            "name=a",
+                                            engine,
+                                            "depth=5",
+                                            "--engine",
+                                            "name=b",
+                                            engine,
+                                            "depth=4",
+                                            "--random-openings",
+                                            "8",
+                                            "--balance-depth",
+                                            "0",
+                                            "--seed",
+                                            "3",
+                                            "--games",
+                                            "24",
+                                            "--progress",
+                                            "off",
+                                            "--json"};
+    auto with = [&match](std::vector<std::string> extra) {
+        extra.insert(extra.begin(), match.begin(), match.end());
+        return extra;
+    };
+    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
+
+    fs::create_directories(dir + "/local");
+    const RunResult local = run_match(with({"--out", dir + "/local/m", "--concurrency", "2"}), dir + "/local");
+    REQUIRE_MESSAGE(local.exit_code == 0, local.err);
+
+    std::vector<std::string> dirs;
+    for (const char* d : {"coord", "coord2", "w1", "w2", "w3"}) {
+        dirs.push_back(dir + "/" + d);
+        fs::create_directories(dirs.back());
+    }
+    const auto coordinator_args = [&](bool resume) {
+        auto a = with({"--out", dir + "/dist", "--queue", queue, "--log-level", "info"});
+        if (resume) a.push_back("--resume");
+        return a;
+    };
+    pid_t coordinator = start_match(coordinator_args(false), dirs[0]);
+    std::vector<pid_t> workers;
+    for (int w = 1; w <= 3; ++w) {
+        workers.push_back(start_match({"worker", "--queue", queue, "--concurrency", "1", "--reclaim-after", "2",
+                                       "--consumer", "w" + std::to_string(w)},
+                                      dirs[static_cast<std::size_t>(w) + 1]));
+    }
+    // Freeze worker 1 now and then; kill it when it holds a pair whose first game it has reported and whose
+    // second it has not: in the middle of the pair.
+    int killed_pair_game = -1;
+    for (auto deadline = std::chrono::steady_clock::now() + 60s;
+         killed_pair_game < 0 && std::chrono::steady_clock::now() < deadline;) {
+        ::kill(workers[0], SIGSTOP);
+        if (pending_of(redis.port, name, "w1") == 1) {
+            const auto results = results_stream(redis.port, name);
+            for (const auto& [game, worker] : results) {
+                const bool second_done =
+                    std::any_of(results.begin(), results.end(), [g = game](const auto& r) { return r.first == g + 1; });
+                if (worker == "w1" && game % 2 == 0 && !second_done) killed_pair_game = game;
+            }
+        }
+        if (killed_pair_game >= 0) {
+            ::kill(workers[0], SIGKILL);
+        } else {
+            ::kill(workers[0], SIGCONT);
+            std::this_thread::sleep_for(15ms);
+        }
+    }
+    REQUIRE_MESSAGE(killed_pair_game >= 0, "worker 1 was never seen in the middle of a pair");
+    (void)wait_match(workers[0], dirs[2]);
+    // The coordinator, killed once after it has recorded a few games, then resumed.
+    for (auto deadline = std::chrono::steady_clock::now() + 60s;
+         sorted_results(dir + "/dist.log").size() < 6 && std::chrono::steady_clock::now() < deadline;)
+        std::this_thread::sleep_for(20ms);
+    ::kill(coordinator, SIGKILL);
+    (void)wait_match(coordinator, dirs[0]);
+    const std::size_t before_resume = sorted_results(dir + "/dist.log").size();
+    CHECK(before_resume >= 6);
+    coordinator = start_match(coordinator_args(true), dirs[1]);
+    bool done = false;
+    for (auto deadline = std::chrono::steady_clock::now() + 120s;
+         !done && std::chrono::steady_clock::now() < deadline;) {
+        done = exited(coordinator);
+        if (!done) std::this_thread::sleep_for(50ms);
+    }
+    if (!done) ::kill(coordinator, SIGKILL);
+    REQUIRE(done);
+    for (std::size_t w = 1; w < workers.size(); ++w) {
+        for (int i = 0; i < 200 && !exited(workers[w]); ++i) std::this_thread::sleep_for(50ms);
+        ::kill(workers[w], SIGKILL);
+    }
+
+    // Every game once, with the results of the uninterrupted local match.
+    const auto dist = sorted_results(dir + "/dist.log");
+    CHECK(dist.size() == 24);
+    CHECK(dist == sorted_results(dir + "/local/m.log"));
+    CHECK(read_lines(dir + "/dist.ggf").size() == 24);
+    const std::string json = read_text(dir + "/dist.json");
+    const std::string local_json = read_text(dir + "/local/m.json");
+    for (const char* key : {"games", "wins", "draws", "losses", "pentanomial", "average_disc_margin"})
+        CHECK_MESSAGE(json_field(json, key) == json_field(local_json, key), key);
+    CHECK(json_field(json, "complete") == "true");
+    // The killed worker's pair was played again by another worker, and its repeated game ignored.
+    const auto results = results_stream(redis.port, name);
+    CHECK(std::count_if(results.begin(), results.end(),
+                        [&](const auto& r) { return r.first == killed_pair_game + 1 && r.second != "w1"; }) >= 1);
+    CHECK(results.size() > 24);
+    CHECK(read_text(dirs[1] + "/stderr.txt").find("already recorded were ignored") != std::string::npos);
+}
+
+TEST_CASE("distributed match: bad queue addresses and a missing match are clear errors") {
+    const std::string dir = scratch_dir("distributed-errors");
+    const std::string engine = "cmd=" + engine_binary();
+    const RunResult bad = run_match({"--engine", "name=a", engine, "depth=1", "--engine", "name=b", engine, "depth=1",
+                                     "--queue", "http://x/y", "--out", dir + "/m"},
+                                    dir);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("redis://HOST:PORT/NAME") != std::string::npos);
+    const RunResult no_name = run_match({"worker", "--queue", "redis://127.0.0.1:1/"}, dir);
+    CHECK(no_name.exit_code == 2);
+    CHECK(no_name.err.find("needs a name") != std::string::npos);
+    const RunResult refused = run_match({"worker", "--queue", "redis://127.0.0.1:1/x"}, dir);
+    CHECK(refused.exit_code == 1);
+    CHECK(refused.err.find("cannot connect to redis") != std::string::npos);
+}

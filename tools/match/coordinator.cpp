@@ -1,0 +1,188 @@
+// The coordinator of a distributed match (distributed.hpp).
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+
+#include <spdlog/spdlog.h>
+
+#include "tools/match/distributed.hpp"
+#include "tools/match/match_tally.hpp"
+#include "tools/match/progress.hpp"
+#include "tools/match/queue_keys.hpp"
+#include "tools/match/result_store.hpp"
+#include "tools/match/signal_watcher.hpp"
+
+namespace reversi::match {
+
+namespace {
+
+constexpr auto kConnectTimeout = std::chrono::seconds(10);
+constexpr const char* kReadBlockMs = "500";
+
+class Coordinator {
+public:
+    Coordinator(const MatchConfig& config, const QueueAddress& address, ResultStore store, RedisClient redis)
+        : config_(config),
+          address_(address),
+          keys_(address.name),
+          store_(std::move(store)),
+          redis_(std::move(redis)),
+          tally_(config),
+          progress_(config.progress),
+          started_(std::chrono::steady_clock::now()) {
+        for (const auto& r : store_.previous()) {
+            if (tally_.in_match(r.index) && !tally_.recorded(r.index)) tally_.record(r);
+        }
+    }
+
+    int run(const std::string& args) {
+        SignalWatcher watcher([this] { interrupted_ = true; });
+        auto prepared = prepare(args);
+        if (!prepared) return fail(prepared.error().message);
+        spdlog::info("queue {} at {}:{}: {} of {} games recorded", address_.name, address_.host, address_.port,
+                     tally_.recorded_count(), tally_.total_games());
+        std::string last_id = "0";  // every result again: those that came while no coordinator ran
+        while (!interrupted_ && !over()) {
+            auto reply =
+                redis_.command({"XREAD", "COUNT", "100", "BLOCK", kReadBlockMs, "STREAMS", keys_.results, last_id});
+            if (!reply) return fail(reply.error().message);
+            for (const StreamEntry& e : read_reply_entries(*reply)) {
+                last_id = e.id;
+                if (auto recorded = record(e); !recorded) return fail(recorded.error().message);
+            }
+        }
+        watcher.stop();
+        progress_.finish();
+        if (over()) {
+            if (auto stop = redis_.command({"SET", keys_.stop, "1"}); !stop) spdlog::warn("{}", stop.error().message);
+        }
+        if (duplicates_ > 0) spdlog::info("{} results of games already recorded were ignored", duplicates_);
+        if (interrupted_) {
+            std::fprintf(stderr,
+                         "reversi-match: interrupted with %d games recorded; the workers go on; continue with "
+                         "--resume\n",
+                         tally_.recorded_count());
+        }
+        tally_.report(!interrupted_, seconds());
+        return interrupted_ ? 130 : 0;
+    }
+
+private:
+    [[nodiscard]] bool over() const { return tally_.recorded_count() == tally_.total_games() || tally_.decided(); }
+    [[nodiscard]] double seconds() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    }
+
+    int fail(const std::string& message) {
+        progress_.finish();
+        std::fprintf(stderr, "reversi-match: %s\n", message.c_str());
+        return 1;
+    }
+
+    // A queue that already holds this match is resumed (--resume); any other content of NAME is replaced
+    // by this match's pairs, and the fingerprint is written last.
+    Expected<bool> prepare(const std::string& args) {
+        auto existing = redis_.command({"GET", keys_.fingerprint});
+        if (!existing) return existing.error();
+        if (auto fp = string_value(*existing)) {
+            if (*fp != config_.fingerprint)
+                return make_error("queue " + address_.name + " holds another match (" + *fp +
+                                  "); give another name, or delete its keys");
+            if (!config_.resume)
+                return make_error("queue " + address_.name + " already holds this match: continue with --resume");
+            return true;
+        }
+        for (const auto& cmd :
+             std::vector<std::vector<std::string>>{{"DEL", keys_.args, keys_.pairs, keys_.results, keys_.stop},
+                                                   {"SET", keys_.args, args},
+                                                   {"XGROUP", "CREATE", keys_.pairs, kWorkerGroup, "0", "MKSTREAM"}}) {
+            if (auto r = redis_.command(cmd); !r) return r.error();
+        }
+        int pairs = 0;
+        for (int g : tally_.schedule()) {
+            if (locate_game(g, tally_.pairings()).local % 2 != 0) continue;
+            std::string games = std::to_string(g);
+            const bool second = tally_.in_match(g + 1);
+            if (second) {
+                games += ',';
+                games += std::to_string(g + 1);
+            }
+            if (tally_.recorded(g) && (!second || tally_.recorded(g + 1))) continue;
+            if (auto r = redis_.command({"XADD", keys_.pairs, "*", "games", games}); !r) return r.error();
+            ++pairs;
+        }
+        spdlog::info("queue {}: {} colour pairs to play", address_.name, pairs);
+        auto set = redis_.command({"SET", keys_.fingerprint, config_.fingerprint});
+        if (!set) return set.error();
+        return true;
+    }
+
+    // One result from a worker: recorded unless its game already is (a pair played twice).
+    Expected<bool> record(const StreamEntry& e) {
+        const auto field = [&e](const char* name) {
+            const auto it = e.fields.find(name);
+            return it == e.fields.end() ? std::string() : it->second;
+        };
+        auto result = parse_result_log_line(field("log"));
+        if (!result || !tally_.in_match(result->index) || field("ggf").empty()) {
+            spdlog::warn("results entry {} from worker {} is not a game of this match; ignored", e.id, field("worker"));
+            return true;
+        }
+        if (tally_.recorded(result->index)) {
+            ++duplicates_;
+            return true;
+        }
+        auto appended = store_.append_lines(field("ggf"), field("log"));
+        if (!appended) return appended.error();
+        tally_.record(*result);
+        ++played_this_run_;
+        progress_.update(tally_.recorded_count(), tally_.total_games(), played_this_run_,
+                         tally_.statistics(locate_game(result->index, tally_.pairings()).pairing));
+        return true;
+    }
+
+    const MatchConfig& config_;
+    QueueAddress address_;
+    QueueKeys keys_;
+    ResultStore store_;
+    RedisClient redis_;
+    MatchTally tally_;
+    ProgressLine progress_;
+    std::chrono::steady_clock::time_point started_;
+    std::atomic<bool> interrupted_{false};
+    int played_this_run_ = 0;
+    int duplicates_ = 0;
+};
+
+std::string join_args(const std::vector<std::string>& argv) {
+    std::string out;
+    for (std::size_t i = 0; i < argv.size(); ++i) {
+        if (i) out += kArgsSeparator;
+        out += argv[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+int run_coordinator(const MatchConfig& config, const std::string& queue_url, const std::vector<std::string>& argv) {
+    auto address = parse_queue_url(queue_url);
+    if (!address) {
+        std::fprintf(stderr, "reversi-match: %s\n", address.error().message.c_str());
+        return 2;
+    }
+    auto store = ResultStore::open(config.out_prefix, config.fingerprint, config.resume, config.overwrite);
+    if (!store) {
+        std::fprintf(stderr, "reversi-match: %s\n", store.error().message.c_str());
+        return 1;
+    }
+    auto redis = RedisClient::connect(*address, kConnectTimeout);
+    if (!redis) {
+        std::fprintf(stderr, "reversi-match: %s\n", redis.error().message.c_str());
+        return 1;
+    }
+    Coordinator coordinator(config, *address, std::move(*store), std::move(*redis));
+    return coordinator.run(join_args(argv));
+}
+
+}  // namespace reversi::match

@@ -1,0 +1,302 @@
+// `reversi-match worker`: plays the colour pairs of a distributed match (distributed.hpp).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include "protocol/cli/command_line.hpp"
+#include "protocol/cli/logging.hpp"
+#include "tools/match/distributed.hpp"
+#include "tools/match/match_args.hpp"
+#include "tools/match/match_tally.hpp"
+#include "tools/match/queue_keys.hpp"
+#include "tools/match/result_store.hpp"
+#include "tools/match/signal_watcher.hpp"
+
+namespace reversi::match {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+const cli::ProgramSpec kWorkerSpec{
+    "reversi-match worker",
+    "reversi-match worker --queue redis://HOST:PORT/NAME [options]",
+    "Plays the colour pairs of the distributed match NAME (started by reversi-match ... --queue\n"
+    "redis://HOST:PORT/NAME): waits for the match, builds it from the coordinator's command line (its engine\n"
+    "commands and opening files must exist here too), takes pairs through the Redis consumer group, and\n"
+    "puts every game's result on the results stream. Exits when the match is over. docs/scale.md",
+    {{"queue", true, "redis://HOST:PORT/NAME"},
+     {"concurrency", true, "pairs at once (default: cores / engine threads)"},
+     {"reclaim-after", true,
+      "seconds: a pair pending this long without its worker's heartbeat is played again "
+      "(default 120)"},
+     {"consumer", true, "this worker's name in the consumer group (default HOST-PID)"},
+     {"log-level", true, "trace, debug, info, warn, error or off (default info)"}},
+    ""};
+
+struct WorkerOptions {
+    QueueAddress address;
+    int concurrency = 1;
+    std::chrono::milliseconds reclaim_after{120'000};
+    std::string consumer;
+};
+
+std::vector<std::string> split_args(const std::string& joined) {
+    std::vector<std::string> out;
+    std::string cur;
+    std::istringstream in(joined);
+    while (std::getline(in, cur, kArgsSeparator)) out.push_back(cur);
+    return out;
+}
+
+std::vector<int> parse_games(const std::string& text) {
+    std::vector<int> games;
+    std::istringstream in(text);
+    std::string g;
+    while (std::getline(in, g, ',')) {
+        try {
+            games.push_back(std::stoi(g));
+        } catch (const std::exception&) {
+            return {};
+        }
+    }
+    return games;
+}
+
+class Worker {
+public:
+    Worker(WorkerOptions options, MatchConfig config, QueueKeys keys)
+        : options_(std::move(options)), config_(std::move(config)), keys_(std::move(keys)), tally_(config_) {
+        timeouts_ = config_.timeouts;
+        timeouts_.abort = &abort_;
+    }
+
+    int run() {
+        SignalWatcher watcher([this] { fail("interrupted"); });
+        std::thread heartbeat([this] { heartbeat_loop(); });
+        std::vector<std::thread> threads;
+        for (int t = 0; t < options_.concurrency; ++t) threads.emplace_back([this] { play_loop(); });
+        for (auto& t : threads) t.join();
+        finished_ = true;
+        heartbeat.join();
+        watcher.stop();
+        spdlog::info("worker {}: {} games played; {}", options_.consumer, games_played_.load(),
+                     error_.empty() ? "the match is over" : error_);
+        return error_.empty() || error_ == "interrupted" ? 0 : 1;
+    }
+
+private:
+    void fail(const std::string& message) {
+        std::lock_guard lock(mutex_);
+        if (error_.empty()) error_ = message;
+        abort_ = true;
+    }
+    [[nodiscard]] bool stopping() {
+        std::lock_guard lock(mutex_);
+        return !error_.empty();
+    }
+
+    // Takes a pair: one abandoned by a dead worker first, else a new one (waits up to a second).
+    std::optional<StreamEntry> take(RedisClient& redis) {
+        const std::string idle = std::to_string(options_.reclaim_after.count());
+        auto claimed =
+            redis.command({"XAUTOCLAIM", keys_.pairs, kWorkerGroup, options_.consumer, idle, "0-0", "COUNT", "1"});
+        if (!claimed) {
+            fail(claimed.error().message);
+            return std::nullopt;
+        }
+        if (claimed->elements.size() >= 2) {
+            auto entries = stream_entries(claimed->elements[1]);
+            if (!entries.empty()) {
+                spdlog::info("worker {}: pair {} reclaimed from a worker that stopped", options_.consumer,
+                             entries[0].id);
+                return entries[0];
+            }
+        }
+        auto read = redis.command({"XREADGROUP", "GROUP", kWorkerGroup, options_.consumer, "COUNT", "1", "BLOCK",
+                                   "1000", "STREAMS", keys_.pairs, ">"});
+        if (!read) {
+            fail(read.error().message);
+            return std::nullopt;
+        }
+        auto entries = read_reply_entries(*read);
+        if (entries.empty()) return std::nullopt;
+        return entries[0];
+    }
+
+    void play_loop() {
+        auto redis = RedisClient::connect(options_.address, 10s);
+        if (!redis) return fail(redis.error().message);
+        std::vector<std::unique_ptr<EnginePlayer>> players;
+        for (const auto& e : config_.engines) players.push_back(make_player(e, timeouts_));
+        while (!stopping()) {
+            auto stop = redis->command({"EXISTS", keys_.stop});
+            if (!stop) return fail(stop.error().message);
+            if (stop->integer == 1) break;
+            auto item = take(*redis);
+            if (!item) continue;
+            hold(item->id, true);
+            const bool done = play_pair(*redis, *item, players);
+            hold(item->id, false);
+            if (!done) break;
+            if (auto ack = redis->command({"XACK", keys_.pairs, kWorkerGroup, item->id}); !ack)
+                return fail(ack.error().message);
+        }
+        for (auto& p : players) p->stop();
+    }
+
+    // Plays both games of a pair and adds their results; false when the worker must stop (the pair is
+    // then left pending, for another worker).
+    bool play_pair(RedisClient& redis, const StreamEntry& item, std::vector<std::unique_ptr<EnginePlayer>>& players) {
+        const auto it = item.fields.find("games");
+        const std::vector<int> games = it == item.fields.end() ? std::vector<int>{} : parse_games(it->second);
+        for (int g : games) {
+            if (!tally_.in_match(g)) {
+                spdlog::warn("worker {}: pair {} names game {}, not in this match; skipped", options_.consumer, item.id,
+                             g);
+                continue;
+            }
+            const auto [a, b] = tally_.game_engines(g);
+            GameSettings settings{{config_.engines[a].tc, config_.engines[b].tc}, timeouts_};
+            auto result = play_game(tally_.game_spec(g), {players[a].get(), players[b].get()}, settings, abort_);
+            if (!result) return false;
+            if (result->fault == Fault::StartFailed) {
+                const std::size_t e = result->faulty_engine == 0 ? a : b;
+                fail("cannot start engine " + config_.engines[e].name + ": " + result->detail);
+                return false;
+            }
+            const int pairing = locate_game(g, tally_.pairings()).pairing;
+            const std::string ggf =
+                game_to_ggf_line(*result, tally_.pair_names(tally_.pairing(pairing)), ggf_date_now());
+            auto added = redis.command({"XADD", keys_.results, "*", "game", std::to_string(g), "log",
+                                        result_log_line(*result), "ggf", ggf, "worker", options_.consumer});
+            if (!added) {
+                fail(added.error().message);
+                return false;
+            }
+            ++games_played_;
+        }
+        return true;
+    }
+
+    void hold(const std::string& id, bool held) {
+        std::lock_guard lock(mutex_);
+        if (held) {
+            held_.insert(id);
+        } else {
+            held_.erase(id);
+        }
+    }
+
+    // Keeps the pairs this worker plays from being reclaimed: their idle time is reset well within
+    // --reclaim-after.
+    void heartbeat_loop() {
+        auto redis = RedisClient::connect(options_.address, 10s);
+        if (!redis) return fail(redis.error().message);
+        const auto period = std::max<std::chrono::milliseconds>(options_.reclaim_after / 4, 50ms);
+        auto next = std::chrono::steady_clock::now() + period;
+        while (!finished_) {
+            std::this_thread::sleep_for(20ms);
+            if (std::chrono::steady_clock::now() < next) continue;
+            next += period;
+            std::vector<std::string> cmd{"XCLAIM", keys_.pairs, kWorkerGroup, options_.consumer, "0"};
+            {
+                std::lock_guard lock(mutex_);
+                if (held_.empty()) continue;
+                cmd.insert(cmd.end(), held_.begin(), held_.end());
+            }
+            cmd.emplace_back("JUSTID");
+            if (auto r = redis->command(cmd); !r)
+                spdlog::warn("worker {}: heartbeat: {}", options_.consumer, r.error().message);
+        }
+    }
+
+    WorkerOptions options_;
+    MatchConfig config_;
+    QueueKeys keys_;
+    MatchTally tally_;  // read only: the schedule and game set-up
+    PlayerTimeouts timeouts_;
+    std::atomic<bool> abort_{false};
+    std::atomic<bool> finished_{false};
+    std::atomic<int> games_played_{0};
+    std::mutex mutex_;
+    std::set<std::string> held_;  // guarded by mutex_
+    std::string error_;           // guarded by mutex_
+};
+
+// Waits for the match on the queue, then builds it from the coordinator's command line.
+Expected<std::pair<MatchConfig, QueueKeys>> load_match(const WorkerOptions& options) {
+    auto redis = RedisClient::connect(options.address, 10s);
+    if (!redis) return redis.error();
+    const QueueKeys keys(options.address.name);
+    bool told = false;
+    for (;;) {
+        auto fp = redis->command({"GET", keys.fingerprint});
+        if (!fp) return fp.error();
+        if (auto fingerprint = string_value(*fp)) {
+            auto args = redis->command({"GET", keys.args});
+            if (!args) return args.error();
+            auto command = parse_match_command(split_args(string_value(*args).value_or("")));
+            if (command.exit_code) return make_error("the coordinator's command line does not parse here (above)");
+            if (command.config.fingerprint != *fingerprint)
+                return make_error("the match differs here (" + command.config.fingerprint +
+                                  ") from the coordinator's (" + *fingerprint +
+                                  "): the same engines and opening files are needed");
+            return std::pair{std::move(command.config), keys};
+        }
+        if (!told) spdlog::info("waiting for a match on queue {}", options.address.name);
+        told = true;
+        std::this_thread::sleep_for(1s);
+    }
+}
+
+}  // namespace
+
+int run_worker_command(const std::vector<std::string>& argv) {
+    std::vector<std::string> tokens(argv.begin() + 1, argv.end());
+    tokens[0] = "reversi-match worker";
+    std::vector<char*> cargv;
+    for (auto& t : tokens) cargv.push_back(t.data());
+    auto parsed = cli::parse_command_line(kWorkerSpec, static_cast<int>(cargv.size()), cargv.data());
+    if (parsed.exit_code) return *parsed.exit_code;
+    const auto& args = parsed.args;
+    cli::init_logging("worker", args.get("log-level", "info"));
+    const auto fail = [](const std::string& message, int code) {
+        std::fprintf(stderr, "reversi-match worker: %s\n", message.c_str());
+        return code;
+    };
+    if (!args.positional.empty()) return fail("unexpected argument '" + args.positional[0] + "'", 2);
+    if (!args.has("queue")) return fail("give --queue redis://HOST:PORT/NAME", 2);
+    auto address = parse_queue_url(args.get("queue", ""));
+    if (!address) return fail(address.error().message, 2);
+    auto reclaim = args.get_int("reclaim-after", 120, 1, 86400 * 7);
+    if (!reclaim) return fail(reclaim.error().message, 2);
+    WorkerOptions options;
+    options.address = *address;
+    options.reclaim_after = std::chrono::milliseconds(*reclaim * 1000);
+    char host[256] = "worker";
+    ::gethostname(host, sizeof host - 1);
+    options.consumer = args.get("consumer", std::string(host) + "-" + std::to_string(::getpid()));
+    auto match = load_match(options);
+    if (!match) return fail(match.error().message, 1);
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int threads = 1;
+    for (const auto& e : match->first.engines) threads = std::max(threads, e.threads);
+    auto concurrency = args.get_int("concurrency", std::max(1, cores / threads), 1, 1024);
+    if (!concurrency) return fail(concurrency.error().message, 2);
+    options.concurrency = static_cast<int>(*concurrency);
+    spdlog::info("worker {}: match {} ({} games), {} pairs at once", options.consumer, address->name,
+                 MatchTally(match->first).total_games(), options.concurrency);
+    Worker worker(options, std::move(match->first), std::move(match->second));
+    return worker.run();
+}
+
+}  // namespace reversi::match

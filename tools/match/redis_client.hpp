@@ -1,0 +1,53 @@
+#pragma once
+// A small synchronous Redis client (hiredis) for the distributed match (docs/scale.md): one connection,
+// one command at a time, replies as plain values, every failure an error value. Not thread-safe: one
+// client per thread.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/expected.hpp"
+
+struct redisContext;
+
+namespace reversi::match {
+
+struct RedisReply {
+    enum class Type { Nil, String, Integer, Array, Status };
+    Type type = Type::Nil;
+    std::string text;  // String, Status
+    long long integer = 0;
+    std::vector<RedisReply> elements;  // Array
+};
+
+// redis://HOST:PORT/NAME: the server and the match's name (the prefix of its keys).
+struct QueueAddress {
+    std::string host;
+    int port = 6379;
+    std::string name;
+};
+[[nodiscard]] Expected<QueueAddress> parse_queue_url(std::string_view url);
+
+class RedisClient {
+public:
+    // Connects (within `timeout`); commands then wait for their reply without limit, except blocking
+    // stream reads, which carry their own BLOCK time.
+    [[nodiscard]] static Expected<RedisClient> connect(const QueueAddress& address, std::chrono::milliseconds timeout);
+    RedisClient(RedisClient&&) noexcept = default;
+    RedisClient& operator=(RedisClient&&) noexcept = default;
+    ~RedisClient();
+
+    // One command, its arguments binary-safe. A Redis error reply is an error value.
+    [[nodiscard]] Expected<RedisReply> command(const std::vector<std::string>& args);
+
+private:
+    struct Free {
+        void operator()(redisContext* c) const noexcept;
+    };
+    explicit RedisClient(redisContext* c) : context_(c) {}
+    std::unique_ptr<redisContext, Free> context_;
+};
+
+}  // namespace reversi::match
