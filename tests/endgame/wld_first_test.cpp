@@ -84,8 +84,8 @@ TEST_CASE("wld_first: without the option there is no WLD pass, and a WLD window 
 
 TEST_CASE("wld_first: stopped in the exact pass, the solve keeps the WLD pass's proven win") {
     // FFO #40: 20 empties, +38 for the side to move. A first solve records the nodes at the end of the
-    // WLD pass (the first level-0 pass end, after the selective passes: a lower bound >= 1); a second one with a budget just past them
-    // is stopped in the exact pass and still holds the WLD pass.
+    // WLD pass (the first level-0 pass end, after the selective passes: a lower bound >= 1); a second one with a budget
+    // just past them is stopped in the exact pass and still holds the WLD pass.
     const Position pos = testing::board(testing::kFfo40);
     const std::atomic<bool> stop{false};
     std::uint64_t wld_nodes = 0;
@@ -100,8 +100,8 @@ TEST_CASE("wld_first: stopped in the exact pass, the solve keeps the WLD pass's 
                 wld_move = p.move;
             }
         };
-        const auto full = solver.solve(pos, timed_options(), endgame::SolveLimits{&stop, std::nullopt, std::nullopt},
-                                       progress);
+        const auto full =
+            solver.solve(pos, timed_options(), endgame::SolveLimits{&stop, std::nullopt, std::nullopt}, progress);
         REQUIRE(full);
         REQUIRE(full->completed);
         CHECK(full->score == 38);
