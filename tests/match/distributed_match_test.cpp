@@ -1,7 +1,7 @@
-// The distributed match for real (docs/scale.md): redis-server on a free loopback port, a coordinator and
-// three workers on the real engine; one worker is killed with SIGKILL in the middle of a colour pair and the
-// coordinator once; the results must equal an uninterrupted local match on the same openings, every game
-// counted exactly once.
+// The distributed match and self-play for real (docs/scale.md): redis-server on a free loopback port, a
+// coordinator and workers on the real engine; one worker is killed with SIGKILL in the middle of its work
+// item and the coordinator once; the results must equal an uninterrupted local run, every game counted
+// exactly once.
 #include <doctest/doctest.h>
 
 #include <netinet/in.h>
@@ -80,9 +80,10 @@ std::vector<std::pair<int, std::string>> results_stream(int port, const std::str
     return out;
 }
 
-// Pairs the consumer holds (XPENDING's extended form: id, consumer, idle, deliveries per entry).
-int pending_of(int port, const std::string& name, const std::string& consumer) {
-    return static_cast<int>(redis_cli(port, "XPENDING " + name + ":pairs workers - + 100 " + consumer).size() / 4);
+// Work items the consumer holds (XPENDING's extended form: id, consumer, idle, deliveries per entry).
+int pending_of(int port, const std::string& name, const std::string& consumer, const std::string& items = "pairs") {
+    return static_cast<int>(redis_cli(port, "XPENDING " + name + ":" + items + " workers - + 100 " + consumer).size() /
+                            4);
 }
 
 std::vector<std::string> sorted_results(const std::string& log) {
@@ -233,4 +234,88 @@ TEST_CASE("distributed match: bad queue addresses and a missing match are clear 
     const RunResult refused = run_match({"worker", "--queue", "redis://127.0.0.1:1/x"}, dir);
     CHECK(refused.exit_code == 1);
     CHECK(refused.err.find("cannot connect to redis") != std::string::npos);
+}
+
+TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coordinator give the local file") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    if (!fs::exists(REVERSI_SHARED_DATA "/openings/xot/openingssmall.txt")) {
+        MESSAGE("skipped: ../shared/data is absent (the XOT openings)");
+        return;
+    }
+    const std::string dir = scratch_dir("distributed-selfplay");
+    RedisServer redis(dir);
+    const std::string train = std::string(REVERSI_BINARY_DIR) + "/tools/reversi-train";
+    const std::string name = "s" + std::to_string(::getpid());
+    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
+    const std::vector<std::string> job = {"selfplay",
+                                          "--games",
+                                          "40",
+                                          "--depth",
+                                          "5",
+                                          "--exact-from",
+                                          "12",
+                                          "--seed",
+                                          "9",
+                                          "--openings",
+                                          REVERSI_SHARED_DATA "/openings/xot/openingssmall.txt",
+                                          "--log-level",
+                                          "info"};
+    const auto run = [&job](const std::vector<std::string>& extra) {
+        std::vector<std::string> a = job;
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    };
+    // start_match runs reversi-match: a shell wrapper runs reversi-train instead.
+    const auto start_train = [&](const std::vector<std::string>& args, const std::string& sub) {
+        std::string cmd = "exec " + train;
+        for (const auto& a : args) cmd += " '" + a + "'";
+        fs::create_directories(dir + "/" + sub);
+        std::fflush(stdout);  // or the child would write the parent's buffered output again
+        std::fflush(stderr);
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            std::freopen((dir + "/" + sub + "/stdout.txt").c_str(), "w", stdout);
+            std::freopen((dir + "/" + sub + "/stderr.txt").c_str(), "w", stderr);
+            ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        return pid;
+    };
+    const auto wait_exit = [](pid_t pid, std::chrono::seconds limit) {
+        for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;) {
+            if (exited(pid)) return true;
+            std::this_thread::sleep_for(20ms);
+        }
+        ::kill(pid, SIGKILL);
+        return false;
+    };
+    REQUIRE(wait_exit(start_train(run({"--out", dir + "/local.wtb"}), "local"), 120s));
+    pid_t coordinator = start_train(run({"--out", dir + "/dist.wtb", "--queue", queue}), "coord");
+    const pid_t w1 = start_train({"selfplay-worker", "--queue", queue, "--consumer", "w1"}, "w1");
+    // Worker 1, frozen now and then, is killed once it holds a batch and has reported a game of it.
+    bool killed = false;
+    for (auto deadline = std::chrono::steady_clock::now() + 60s;
+         !killed && std::chrono::steady_clock::now() < deadline;) {
+        ::kill(w1, SIGSTOP);
+        const auto results = redis_cli(redis.port, "XLEN " + name + ":results");
+        killed = pending_of(redis.port, name, "w1", "batches") == 1 && !results.empty() &&
+                 std::atoi(results[0].c_str()) % 10 != 0;
+        ::kill(w1, killed ? SIGKILL : SIGCONT);
+        if (!killed) std::this_thread::sleep_for(15ms);
+    }
+    REQUIRE_MESSAGE(killed, "worker 1 was never seen in the middle of a batch");
+    CHECK(wait_exit(w1, 10s));
+    ::kill(coordinator, SIGKILL);
+    CHECK(wait_exit(coordinator, 10s));
+    coordinator = start_train(run({"--out", dir + "/dist.wtb", "--queue", queue}), "coord2");
+    const pid_t w2 = start_train(
+        {"selfplay-worker", "--queue", queue, "--consumer", "w2", "--reclaim-after", "1", "--threads", "2"}, "w2");
+    REQUIRE(wait_exit(coordinator, 120s));
+    CHECK(wait_exit(w2, 30s));
+    CHECK(read_text(dir + "/dist.wtb") == read_text(dir + "/local.wtb"));
+    CHECK(read_text(dir + "/dist.wtb").size() == 16 + 40 * 68);
+    CHECK(read_text(dir + "/coord2/stderr.txt").find("(continuing)") != std::string::npos);
 }

@@ -8,13 +8,15 @@
 #include "tools/match/distributed.hpp"
 #include "tools/match/match_tally.hpp"
 #include "tools/match/progress.hpp"
-#include "tools/match/queue_keys.hpp"
 #include "tools/match/result_store.hpp"
 #include "tools/match/signal_watcher.hpp"
+#include "tools/queue/work_queue.hpp"
 
 namespace reversi::match {
 
 namespace {
+
+using namespace queue;
 
 constexpr auto kConnectTimeout = std::chrono::seconds(10);
 constexpr const char* kReadBlockMs = "500";
@@ -24,7 +26,7 @@ public:
     Coordinator(const MatchConfig& config, const QueueAddress& address, ResultStore store, RedisClient redis)
         : config_(config),
           address_(address),
-          keys_(address.name),
+          keys_(address.name, "pairs"),
           store_(std::move(store)),
           redis_(std::move(redis)),
           tally_(config),
@@ -80,25 +82,9 @@ private:
     }
 
     // A queue that already holds this match is resumed (--resume); any other content of NAME is replaced
-    // by this match's pairs, and the fingerprint is written last.
+    // by this match's pairs (those with a game not yet recorded).
     Expected<bool> prepare(const std::string& args) {
-        auto existing = redis_.command({"GET", keys_.fingerprint});
-        if (!existing) return existing.error();
-        if (auto fp = string_value(*existing)) {
-            if (*fp != config_.fingerprint)
-                return make_error("queue " + address_.name + " holds another match (" + *fp +
-                                  "); give another name, or delete its keys");
-            if (!config_.resume)
-                return make_error("queue " + address_.name + " already holds this match: continue with --resume");
-            return true;
-        }
-        for (const auto& cmd :
-             std::vector<std::vector<std::string>>{{"DEL", keys_.args, keys_.pairs, keys_.results, keys_.stop},
-                                                   {"SET", keys_.args, args},
-                                                   {"XGROUP", "CREATE", keys_.pairs, kWorkerGroup, "0", "MKSTREAM"}}) {
-            if (auto r = redis_.command(cmd); !r) return r.error();
-        }
-        int pairs = 0;
+        std::vector<std::vector<std::string>> pairs;
         for (int g : tally_.schedule()) {
             if (locate_game(g, tally_.pairings()).local % 2 != 0) continue;
             std::string games = std::to_string(g);
@@ -108,31 +94,29 @@ private:
                 games += std::to_string(g + 1);
             }
             if (tally_.recorded(g) && (!second || tally_.recorded(g + 1))) continue;
-            if (auto r = redis_.command({"XADD", keys_.pairs, "*", "games", games}); !r) return r.error();
-            ++pairs;
+            pairs.push_back({"games", games});
         }
-        spdlog::info("queue {}: {} colour pairs to play", address_.name, pairs);
-        auto set = redis_.command({"SET", keys_.fingerprint, config_.fingerprint});
-        if (!set) return set.error();
+        auto held = open_job(redis_, keys_, config_.fingerprint, args, pairs);
+        if (!held) return make_error("queue " + address_.name + ": " + held.error().message);
+        if (*held && !config_.resume)
+            return make_error("queue " + address_.name + " already holds this match: continue with --resume");
+        if (!*held) spdlog::info("queue {}: {} colour pairs to play", address_.name, pairs.size());
         return true;
     }
 
     // One result from a worker: recorded unless its game already is (a pair played twice).
     Expected<bool> record(const StreamEntry& e) {
-        const auto field = [&e](const char* name) {
-            const auto it = e.fields.find(name);
-            return it == e.fields.end() ? std::string() : it->second;
-        };
-        auto result = parse_result_log_line(field("log"));
-        if (!result || !tally_.in_match(result->index) || field("ggf").empty()) {
-            spdlog::warn("results entry {} from worker {} is not a game of this match; ignored", e.id, field("worker"));
+        auto result = parse_result_log_line(e.field("log"));
+        if (!result || !tally_.in_match(result->index) || e.field("ggf").empty()) {
+            spdlog::warn("results entry {} from worker {} is not a game of this match; ignored", e.id,
+                         e.field("worker"));
             return true;
         }
         if (tally_.recorded(result->index)) {
             ++duplicates_;
             return true;
         }
-        auto appended = store_.append_lines(field("ggf"), field("log"));
+        auto appended = store_.append_lines(e.field("ggf"), e.field("log"));
         if (!appended) return appended.error();
         tally_.record(*result);
         ++played_this_run_;
@@ -153,15 +137,6 @@ private:
     int played_this_run_ = 0;
     int duplicates_ = 0;
 };
-
-std::string join_args(const std::vector<std::string>& argv) {
-    std::string out;
-    for (std::size_t i = 0; i < argv.size(); ++i) {
-        if (i) out += kArgsSeparator;
-        out += argv[i];
-    }
-    return out;
-}
 
 }  // namespace
 

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
-#include <set>
 #include <sstream>
 #include <thread>
 
@@ -16,15 +15,16 @@
 #include "tools/match/distributed.hpp"
 #include "tools/match/match_args.hpp"
 #include "tools/match/match_tally.hpp"
-#include "tools/match/queue_keys.hpp"
 #include "tools/match/result_store.hpp"
 #include "tools/match/signal_watcher.hpp"
+#include "tools/queue/work_queue.hpp"
 
 namespace reversi::match {
 
 namespace {
 
 using namespace std::chrono_literals;
+using namespace queue;
 
 const cli::ProgramSpec kWorkerSpec{
     "reversi-match worker",
@@ -48,14 +48,6 @@ struct WorkerOptions {
     std::chrono::milliseconds reclaim_after{120'000};
     std::string consumer;
 };
-
-std::vector<std::string> split_args(const std::string& joined) {
-    std::vector<std::string> out;
-    std::string cur;
-    std::istringstream in(joined);
-    while (std::getline(in, cur, kArgsSeparator)) out.push_back(cur);
-    return out;
-}
 
 std::vector<int> parse_games(const std::string& text) {
     std::vector<int> games;
@@ -81,12 +73,13 @@ public:
 
     int run() {
         SignalWatcher watcher([this] { fail("interrupted"); });
-        std::thread heartbeat([this] { heartbeat_loop(); });
-        std::vector<std::thread> threads;
-        for (int t = 0; t < options_.concurrency; ++t) threads.emplace_back([this] { play_loop(); });
-        for (auto& t : threads) t.join();
-        finished_ = true;
-        heartbeat.join();
+        {
+            Heartbeat heartbeat(options_.address, keys_, options_.consumer, options_.reclaim_after);
+            std::vector<std::thread> threads;
+            for (int t = 0; t < options_.concurrency; ++t)
+                threads.emplace_back([this, &heartbeat] { play_loop(heartbeat); });
+            for (auto& t : threads) t.join();
+        }
         watcher.stop();
         spdlog::info("worker {}: {} games played; {}", options_.consumer, games_played_.load(),
                      error_.empty() ? "the match is over" : error_);
@@ -104,35 +97,7 @@ private:
         return !error_.empty();
     }
 
-    // Takes a pair: one abandoned by a dead worker first, else a new one (waits up to a second).
-    std::optional<StreamEntry> take(RedisClient& redis) {
-        const std::string idle = std::to_string(options_.reclaim_after.count());
-        auto claimed =
-            redis.command({"XAUTOCLAIM", keys_.pairs, kWorkerGroup, options_.consumer, idle, "0-0", "COUNT", "1"});
-        if (!claimed) {
-            fail(claimed.error().message);
-            return std::nullopt;
-        }
-        if (claimed->elements.size() >= 2) {
-            auto entries = stream_entries(claimed->elements[1]);
-            if (!entries.empty()) {
-                spdlog::info("worker {}: pair {} reclaimed from a worker that stopped", options_.consumer,
-                             entries[0].id);
-                return entries[0];
-            }
-        }
-        auto read = redis.command({"XREADGROUP", "GROUP", kWorkerGroup, options_.consumer, "COUNT", "1", "BLOCK",
-                                   "1000", "STREAMS", keys_.pairs, ">"});
-        if (!read) {
-            fail(read.error().message);
-            return std::nullopt;
-        }
-        auto entries = read_reply_entries(*read);
-        if (entries.empty()) return std::nullopt;
-        return entries[0];
-    }
-
-    void play_loop() {
+    void play_loop(Heartbeat& heartbeat) {
         auto redis = RedisClient::connect(options_.address, 10s);
         if (!redis) return fail(redis.error().message);
         std::vector<std::unique_ptr<EnginePlayer>> players;
@@ -141,13 +106,14 @@ private:
             auto stop = redis->command({"EXISTS", keys_.stop});
             if (!stop) return fail(stop.error().message);
             if (stop->integer == 1) break;
-            auto item = take(*redis);
-            if (!item) continue;
-            hold(item->id, true);
-            const bool done = play_pair(*redis, *item, players);
-            hold(item->id, false);
+            auto item = take_item(*redis, keys_, options_.consumer, options_.reclaim_after, 1000ms);
+            if (!item) return fail(item.error().message);
+            if (!*item) continue;
+            heartbeat.hold((*item)->id, true);
+            const bool done = play_pair(*redis, **item, players);
+            heartbeat.hold((*item)->id, false);
             if (!done) break;
-            if (auto ack = redis->command({"XACK", keys_.pairs, kWorkerGroup, item->id}); !ack)
+            if (auto ack = redis->command({"XACK", keys_.items, kWorkerGroup, (*item)->id}); !ack)
                 return fail(ack.error().message);
         }
         for (auto& p : players) p->stop();
@@ -187,75 +153,30 @@ private:
         return true;
     }
 
-    void hold(const std::string& id, bool held) {
-        std::lock_guard lock(mutex_);
-        if (held) {
-            held_.insert(id);
-        } else {
-            held_.erase(id);
-        }
-    }
-
-    // Keeps the pairs this worker plays from being reclaimed: their idle time is reset well within
-    // --reclaim-after.
-    void heartbeat_loop() {
-        auto redis = RedisClient::connect(options_.address, 10s);
-        if (!redis) return fail(redis.error().message);
-        const auto period = std::max<std::chrono::milliseconds>(options_.reclaim_after / 4, 50ms);
-        auto next = std::chrono::steady_clock::now() + period;
-        while (!finished_) {
-            std::this_thread::sleep_for(20ms);
-            if (std::chrono::steady_clock::now() < next) continue;
-            next += period;
-            std::vector<std::string> cmd{"XCLAIM", keys_.pairs, kWorkerGroup, options_.consumer, "0"};
-            {
-                std::lock_guard lock(mutex_);
-                if (held_.empty()) continue;
-                cmd.insert(cmd.end(), held_.begin(), held_.end());
-            }
-            cmd.emplace_back("JUSTID");
-            if (auto r = redis->command(cmd); !r)
-                spdlog::warn("worker {}: heartbeat: {}", options_.consumer, r.error().message);
-        }
-    }
-
     WorkerOptions options_;
     MatchConfig config_;
     QueueKeys keys_;
     MatchTally tally_;  // read only: the schedule and game set-up
     PlayerTimeouts timeouts_;
     std::atomic<bool> abort_{false};
-    std::atomic<bool> finished_{false};
     std::atomic<int> games_played_{0};
     std::mutex mutex_;
-    std::set<std::string> held_;  // guarded by mutex_
-    std::string error_;           // guarded by mutex_
+    std::string error_;  // guarded by mutex_
 };
 
 // Waits for the match on the queue, then builds it from the coordinator's command line.
 Expected<std::pair<MatchConfig, QueueKeys>> load_match(const WorkerOptions& options) {
     auto redis = RedisClient::connect(options.address, 10s);
     if (!redis) return redis.error();
-    const QueueKeys keys(options.address.name);
-    bool told = false;
-    for (;;) {
-        auto fp = redis->command({"GET", keys.fingerprint});
-        if (!fp) return fp.error();
-        if (auto fingerprint = string_value(*fp)) {
-            auto args = redis->command({"GET", keys.args});
-            if (!args) return args.error();
-            auto command = parse_match_command(split_args(string_value(*args).value_or("")));
-            if (command.exit_code) return make_error("the coordinator's command line does not parse here (above)");
-            if (command.config.fingerprint != *fingerprint)
-                return make_error("the match differs here (" + command.config.fingerprint +
-                                  ") from the coordinator's (" + *fingerprint +
-                                  "): the same engines and opening files are needed");
-            return std::pair{std::move(command.config), keys};
-        }
-        if (!told) spdlog::info("waiting for a match on queue {}", options.address.name);
-        told = true;
-        std::this_thread::sleep_for(1s);
-    }
+    const QueueKeys keys(options.address.name, "pairs");
+    auto job = wait_for_job(*redis, keys, options.address.name);
+    if (!job) return job.error();
+    auto command = parse_match_command(job->args);
+    if (command.exit_code) return make_error("the coordinator's command line does not parse here (above)");
+    if (command.config.fingerprint != job->fingerprint)
+        return make_error("the match differs here (" + command.config.fingerprint + ") from the coordinator's (" +
+                          job->fingerprint + "): the same engines and opening files are needed");
+    return std::pair{std::move(command.config), keys};
 }
 
 }  // namespace

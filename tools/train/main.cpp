@@ -31,7 +31,10 @@ int main(int argc, char** argv) {
         "          node depth, deep = a * shallow + b and the residual sigma; --out writes IN + the model\n"
         "  selfplay [--openings XOT] [--games N] [--depth D] [--random-plies K] [--exact-from E] [--threads N]\n"
         "          --out FILE.wtb  games of the engine against itself from XOT openings (K random plies after\n"
-        "          the opening, then depth-D searches, perfect play from E empties), as a WTHOR file for train\n"
+        "          the opening, then depth-D searches, perfect play from E empties), as a WTHOR file for train;\n"
+        "          with --queue redis://HOST:PORT/NAME the games are played by selfplay-workers (the same file)\n"
+        "  selfplay-worker --queue redis://HOST:PORT/NAME [--threads N]  plays the batches of a distributed\n"
+        "          selfplay job (docs/scale.md)\n"
         "Results go to stdout, progress and logs to stderr.",
         {{"wthor", true, "folder of WTH_*.wtb files (default ../shared/data/wthor, from the project root)"},
          {"out", true, "train: weights file to write; embed: .cpp to write; probcut: weights + model to write"},
@@ -85,6 +88,12 @@ int main(int argc, char** argv) {
           "train: threads building the samples (one WTHOR file each); probcut, selfplay: worker threads (default 1)"},
          {"clear-per-depth", false,
           "probcut: clear the table before every depth, not only per position (a check: same values)"},
+         {"queue", true,
+          "selfplay: redis://HOST:PORT/NAME: the games are played by selfplay-workers (docs/scale.md); "
+          "selfplay-worker: the job to work for"},
+         {"reclaim-after", true,
+          "selfplay-worker: seconds after which a batch of a worker that stopped is played again (default 120)"},
+         {"consumer", true, "selfplay-worker: this worker's name in the consumer group (default HOST-PID)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
         "Reproduce the shipped weights: see docs/eval.md."};
     auto parsed = cli::parse_command_line(spec, argc, argv);
@@ -93,7 +102,9 @@ int main(int argc, char** argv) {
     auto& args = parsed.args;
     if (args.positional.empty()) {
         std::fprintf(
-            stderr, "reversi-train: missing command (train, measure, bench, embed, probcut or selfplay); see --help\n");
+            stderr,
+            "reversi-train: missing command (train, measure, bench, embed, probcut, selfplay or selfplay-worker); see "
+            "--help\n");
         return 2;
     }
     const std::string command = args.positional.front();
@@ -104,7 +115,10 @@ int main(int argc, char** argv) {
     if (command == "embed") return train::run_embed(args);
     if (command == "probcut") return train::run_probcut(args);
     if (command == "selfplay") return train::run_selfplay(args);
-    std::fprintf(stderr, "reversi-train: unknown command '%s' (train, measure, bench, embed, probcut or selfplay)\n",
+    if (command == "selfplay-worker") return train::run_selfplay_worker(args);
+    std::fprintf(stderr,
+                 "reversi-train: unknown command '%s' (train, measure, bench, embed, probcut, selfplay or "
+                 "selfplay-worker)\n",
                  command.c_str());
     return 2;
 }

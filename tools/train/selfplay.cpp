@@ -4,6 +4,7 @@
 // --exact-from empties, then perfect play by the endgame solver. So the final score is the exact score
 // of every position from --exact-from empties on, and the file records it as the theoretical score with
 // that depth: the trainer gives those positions exact targets and earlier ones the game's result.
+// With --queue, the games are played by workers on other machines (selfplay_queue.cpp); the file is the same.
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -21,21 +22,14 @@
 #include "engine/endgame/solver.hpp"
 #include "engine/search/searcher.hpp"
 #include "tools/train/commands.hpp"
+#include "tools/train/selfplay.hpp"
 
 namespace reversi::train {
 
 namespace {
 
-struct SelfPlaySettings {
-    int depth = 6;
-    int selectivity = kEngineSelectivityPercent;
-    int random_plies = 2;
-    int exact_from = 20;
-    std::uint64_t seed = 1;
-};
-
 // One game from an opening; deterministic for the seed (the tables are cleared first).
-Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlaySettings& s, std::uint64_t seed,
+Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlayJob& s, std::uint64_t seed,
                                     Searcher& searcher, endgame::EndgameSolver& solver) {
     searcher.clear();
     solver.clear();
@@ -73,9 +67,34 @@ Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlay
     return game;
 }
 
+// Game i: opening number hash(seed, i) of the list, its own random stream; games are independent, so the
+// file depends on neither the thread count nor the machines.
+std::uint64_t game_seed(std::uint64_t seed, std::size_t i) {
+    std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + i + 1;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 }  // namespace
 
-int run_selfplay(const cli::ParsedArgs& args) {
+std::vector<std::string> SelfPlayJob::game_options() const {
+    return {"--games",        std::to_string(games),
+            "--depth",        std::to_string(depth),
+            "--selectivity",  std::to_string(selectivity),
+            "--random-plies", std::to_string(random_plies),
+            "--exact-from",   std::to_string(exact_from),
+            "--seed",         std::to_string(seed),
+            "--openings",     openings_path};
+}
+
+std::string SelfPlayJob::fingerprint() const {
+    std::string text = "selfplay";
+    for (const auto& o : game_options()) text += " " + o;
+    return text + " (" + std::to_string(openings.size()) + " openings)";
+}
+
+Expected<SelfPlayJob> selfplay_job(const cli::ParsedArgs& args, bool need_out) {
     const auto games = args.get_int("games", 1000, 1, 10000000);
     const auto depth = args.get_int("depth", 6, 1, 30);
     const auto selectivity =
@@ -85,40 +104,84 @@ int run_selfplay(const cli::ParsedArgs& args) {
     const auto threads = args.get_int("threads", 1, 1, 256);
     const auto seed = args.get_int("seed", 1, 0, 1LL << 62);
     for (const auto* v : {&games, &depth, &selectivity, &random_plies, &exact_from, &threads, &seed}) {
-        if (!*v) {
-            std::fprintf(stderr, "reversi-train: %s\n", v->error().message.c_str());
-            return 2;
-        }
+        if (!*v) return v->error();
     }
-    const std::string out = args.get("out", "");
-    if (out.empty() || !out.ends_with(".wtb")) {
-        std::fprintf(stderr, "reversi-train: selfplay needs --out FILE.wtb\n");
-        return 2;
+    SelfPlayJob job;
+    job.games = static_cast<std::size_t>(*games);
+    job.depth = static_cast<int>(*depth);
+    job.selectivity = static_cast<int>(*selectivity);
+    job.random_plies = static_cast<int>(*random_plies);
+    job.exact_from = static_cast<int>(*exact_from);
+    job.seed = static_cast<std::uint64_t>(*seed);
+    job.threads = static_cast<int>(*threads);
+    job.out = args.get("out", "");
+    if (need_out && (job.out.empty() || !job.out.ends_with(".wtb"))) return make_error("selfplay needs --out FILE.wtb");
+    job.openings_path = args.get("openings", "../shared/data/openings/xot/openingslarge.txt");
+    return job;
+}
+
+Expected<bool> load_selfplay_openings(SelfPlayJob& job) {
+    auto openings = data::read_openings(job.openings_path, Variant::Standard);
+    if (!openings) return openings.error();
+    for (const auto& o : *openings) {
+        if (o.start != start_position())  // a board string: WTHOR games start from the standard position
+            return make_error("selfplay: opening '" + o.text + "' is a board, not moves from the start");
     }
-    auto openings =
-        data::read_openings(args.get("openings", "../shared/data/openings/xot/openingslarge.txt"), Variant::Standard);
-    if (!openings) {
-        std::fprintf(stderr, "reversi-train: %s\n", openings.error().message.c_str());
+    job.openings = std::move(*openings);
+    return true;
+}
+
+SelfPlayEngine::SelfPlayEngine(int selectivity) {
+    SearchOptions options;
+    options.selectivity = selectivity;
+    options.ordering = kEngineOrdering;  // the engine's own search
+    searcher.set_options(options);
+}
+
+Expected<data::WthorGame> play_selfplay_game(const SelfPlayJob& job, std::size_t i, SelfPlayEngine& engine) {
+    const std::uint64_t g = game_seed(job.seed, i);
+    const auto& opening = job.openings[g % job.openings.size()];
+    auto game = play_game(opening, job, g, engine.searcher, engine.solver);
+    if (!game)
+        return make_error("game " + std::to_string(i + 1) + " (opening " + opening.text + "): " + game.error().message);
+    return game;
+}
+
+int write_selfplay_file(const SelfPlayJob& job, std::vector<data::WthorGame> games, double seconds) {
+    data::WthorFile file;
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    file.header =
+        data::WthorHeader{1900 + utc.tm_year, utc.tm_mon + 1, utc.tm_mday, 0, 1900 + utc.tm_year, 8, 0, job.exact_from};
+    file.games = std::move(games);
+    if (auto written = data::write_wthor_file(job.out, file); !written) {
+        std::fprintf(stderr, "reversi-train: %s\n", written.error().message.c_str());
         return 1;
     }
-    for (const auto& o : *openings) {
-        if (o.start != start_position()) {  // a board string: WTHOR games start from the standard position
-            std::fprintf(stderr, "reversi-train: selfplay: opening '%s' is a board, not moves from the start\n",
-                         o.text.c_str());
-            return 1;
-        }
+    long long black_wins = 0, white_wins = 0;
+    for (const auto& g : file.games) black_wins += g.black_score > 32, white_wins += g.black_score < 32;
+    std::printf(
+        "selfplay: %zu games written to %s (theoretical-score depth %d): black won %lld, white %lld, drawn %lld; "
+        "%.0f s\n",
+        file.games.size(), job.out.c_str(), job.exact_from, black_wins, white_wins,
+        static_cast<long long>(file.games.size()) - black_wins - white_wins, seconds);
+    return 0;
+}
+
+int run_selfplay(const cli::ParsedArgs& args) {
+    auto parsed = selfplay_job(args, true);
+    if (!parsed) {
+        std::fprintf(stderr, "reversi-train: %s\n", parsed.error().message.c_str());
+        return 2;
     }
-    SelfPlaySettings s{static_cast<int>(*depth), static_cast<int>(*selectivity), static_cast<int>(*random_plies),
-                       static_cast<int>(*exact_from), static_cast<std::uint64_t>(*seed)};
-    const auto n = static_cast<std::size_t>(*games);
-    // Game i: opening number hash(seed, i) of the list, its own random stream; games are independent,
-    // so the file does not depend on the thread count.
-    const auto game_seed = [&](std::size_t i) {
-        std::uint64_t z = s.seed * 0x9E3779B97F4A7C15ULL + i + 1;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-        return z ^ (z >> 31);
-    };
+    if (auto loaded = load_selfplay_openings(*parsed); !loaded) {
+        std::fprintf(stderr, "reversi-train: %s\n", loaded.error().message.c_str());
+        return 1;
+    }
+    const SelfPlayJob& job = *parsed;
+    if (args.has("queue")) return run_selfplay_queue(job, args.get("queue", ""));
+    const std::size_t n = job.games;
     std::vector<data::WthorGame> played(n);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
@@ -128,19 +191,12 @@ int run_selfplay(const cli::ParsedArgs& args) {
     const auto t0 = std::chrono::steady_clock::now();
     auto last_report = t0;
     const auto work = [&] {
-        Searcher searcher(16);
-        SearchOptions options;
-        options.selectivity = s.selectivity;
-        options.ordering = kEngineOrdering;  // the engine's own search
-        searcher.set_options(options);
-        endgame::EndgameSolver solver(32);
+        SelfPlayEngine engine(job.selectivity);
         for (std::size_t i; !failed && (i = next++) < n;) {
-            const std::uint64_t g = game_seed(i);
-            const auto& opening = (*openings)[g % openings->size()];
-            auto game = play_game(opening, s, g, searcher, solver);
+            auto game = play_selfplay_game(job, i, engine);
             const std::lock_guard lock(mutex);
             if (!game) {
-                failure = "game " + std::to_string(i + 1) + " (opening " + opening.text + "): " + game.error().message;
+                failure = game.error().message;
                 failed = true;
                 return;
             }
@@ -157,32 +213,15 @@ int run_selfplay(const cli::ParsedArgs& args) {
     };
     {
         std::vector<std::jthread> pool;
-        for (long long t = 1; t < *threads; ++t) pool.emplace_back(work);
+        for (int t = 1; t < job.threads; ++t) pool.emplace_back(work);
         work();
     }
     if (failed) {
         std::fprintf(stderr, "reversi-train: selfplay: %s\n", failure.c_str());
         return 1;
     }
-    data::WthorFile file;
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    file.header =
-        data::WthorHeader{1900 + utc.tm_year, utc.tm_mon + 1, utc.tm_mday, 0, 1900 + utc.tm_year, 8, 0, s.exact_from};
-    file.games = std::move(played);
-    if (auto written = data::write_wthor_file(out, file); !written) {
-        std::fprintf(stderr, "reversi-train: %s\n", written.error().message.c_str());
-        return 1;
-    }
-    long long black_wins = 0, white_wins = 0;
-    for (const auto& g : file.games) black_wins += g.black_score > 32, white_wins += g.black_score < 32;
-    std::printf(
-        "selfplay: %zu games written to %s (theoretical-score depth %d): black won %lld, white %lld, drawn %lld; "
-        "%.0f s\n",
-        n, out.c_str(), s.exact_from, black_wins, white_wins, static_cast<long long>(n) - black_wins - white_wins,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return 0;
+    return write_selfplay_file(job, std::move(played),
+                               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 }  // namespace reversi::train

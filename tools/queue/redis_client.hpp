@@ -1,5 +1,5 @@
 #pragma once
-// A small synchronous Redis client (hiredis) for the distributed match (docs/scale.md): one connection,
+// A small synchronous Redis client (hiredis) for the distributed match and self-play (docs/scale.md): one connection,
 // one command at a time, replies as plain values, every failure an error value. Not thread-safe: one
 // client per thread.
 #include <chrono>
@@ -12,7 +12,7 @@
 
 struct redisContext;
 
-namespace reversi::match {
+namespace reversi::queue {
 
 struct RedisReply {
     enum class Type { Nil, String, Integer, Array, Status };
@@ -50,4 +50,4 @@ private:
     std::unique_ptr<redisContext, Free> context_;
 };
 
-}  // namespace reversi::match
+}  // namespace reversi::queue

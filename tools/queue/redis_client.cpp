@@ -1,4 +1,4 @@
-#include "tools/match/redis_client.hpp"
+#include "tools/queue/redis_client.hpp"
 
 #include <hiredis/hiredis.h>
 
@@ -6,7 +6,7 @@
 
 #include "protocol/text/tokens.hpp"
 
-namespace reversi::match {
+namespace reversi::queue {
 
 Expected<QueueAddress> parse_queue_url(std::string_view url) {
     constexpr std::string_view scheme = "redis://";
@@ -94,4 +94,4 @@ Expected<RedisReply> RedisClient::command(const std::vector<std::string>& args) 
     return convert(reply);
 }
 
-}  // namespace reversi::match
+}  // namespace reversi::queue
