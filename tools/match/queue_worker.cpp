@@ -83,7 +83,8 @@ public:
         watcher.stop();
         spdlog::info("worker {}: {} games played; {}", options_.consumer, games_played_.load(),
                      error_.empty() ? "the match is over" : error_);
-        return error_.empty() || error_ == "interrupted" ? 0 : 1;
+        if (error_ == "interrupted") return 130;  // a Job restarts it; its pair is reclaimed
+        return error_.empty() ? 0 : 1;
     }
 
 private:

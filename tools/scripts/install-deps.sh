@@ -11,6 +11,10 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# kubectl validates the Kubernetes manifests (check-deploy.sh): Debian's kubernetes-client, unless a kubectl
+# is already there (another package of it would conflict).
+command -v kubectl >/dev/null 2>&1 || dpkg-query -W -f='${Status}' kubernetes-client 2>/dev/null |
+  grep -q "install ok installed" || missing+=(kubernetes-client)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "install-deps: installing ${missing[*]}" >&2
 sudo_cmd=()

@@ -3,7 +3,8 @@
 # suite of each through ctest, then a short libFuzzer run of the protocol parsers (clang) and the threaded
 # tests (protocol, server, the worker pool, the searcher's and the solver's two-thread tests) under
 # ThreadSanitizer (REVERSI_TSAN=0 skips that stage). Before building it checks the formatting
-# (check-format.sh) and that no file includes a higher layer (check-layers.sh); after the Release tests,
+# (check-format.sh), that no file includes a higher layer (check-layers.sh) and the Kubernetes manifests
+# offline (check-deploy.sh); after the Release tests,
 # that every test case is a ctest test (check-test-count.sh) and that bench's node total is
 # tools/bench-nodes (check-bench.sh).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
@@ -15,6 +16,7 @@ cd "$(dirname "$0")/../.."
 bash tools/scripts/install-deps.sh
 bash tools/scripts/check-format.sh
 bash tools/scripts/check-layers.sh
+bash tools/scripts/check-deploy.sh
 stages=("$@")
 if [ ${#stages[@]} -eq 0 ]; then
   stages=(release asan fuzz)
