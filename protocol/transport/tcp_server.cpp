@@ -263,9 +263,12 @@ private:
         poll_drained();
     }
 
+    // Every session has sent its last lines and closed: the loop stops. HTTP clients that never upgraded
+    // (a browser's idle keep-alive connection) would otherwise hold it for their request timeout.
     void poll_drained() {
         if (connections_.empty()) {
             shutdown_timer_.cancel();
+            io_.stop();
             return;
         }
         drain_timer_ = std::make_unique<asio::steady_timer>(io_, std::chrono::milliseconds(10));
