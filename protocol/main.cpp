@@ -72,26 +72,21 @@ int main(int argc, char** argv) {
         return transport::run_stdio(options);
     }
     transport::TcpOptions options;
+    // --listen and --http: "HOST:PORT" (loopback when no host is given) into the pair they set.
+    const auto address = [&args](const char* flag, std::string& host, std::uint16_t& port) {
+        auto parsed = transport::parse_listen_address(args.get(flag, ""));
+        if (!parsed) {
+            spdlog::error("--{}: {}", flag, parsed.error().message);
+            return false;
+        }
+        host = parsed->first;
+        port = parsed->second;
+        return true;
+    };
     options.serve_lines = args.has("listen");
-    if (options.serve_lines) {
-        auto address = transport::parse_listen_address(args.get("listen", ""));
-        if (!address) {
-            spdlog::error("{}", address.error().message);
-            return 2;
-        }
-        options.host = address->first;
-        options.port = address->second;
-    }
     options.serve_http = args.has("http");
-    if (options.serve_http) {
-        auto address = transport::parse_listen_address(args.get("http", ""));
-        if (!address) {
-            spdlog::error("--http: {}", address.error().message);
-            return 2;
-        }
-        options.http_host = address->first;
-        options.http_port = address->second;
-    }
+    if (options.serve_lines && !address("listen", options.host, options.port)) return 2;
+    if (options.serve_http && !address("http", options.http_host, options.http_port)) return 2;
     options.max_line = static_cast<std::size_t>(*max_line);
     options.idle_timeout = std::chrono::seconds(*idle);
     options.max_sessions = static_cast<std::size_t>(*max_sessions);

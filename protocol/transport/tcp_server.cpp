@@ -66,6 +66,9 @@ public:
         options_.session.budget = &budget_;
         options_.session.threads = &threads_;
         options_.session.files = session::FileAccess{true, options.data_dir};
+        http_.api.openings = options.openings;
+        http_.api.max_message = options.max_line;
+        http_.api.idle_timeout_s = options.idle_timeout.count();
         if (!budget_.reserve(session::kServerBaseMiB)) {
             spdlog::warn("--max-memory {} MiB is less than the server's own {} MiB: no session will fit",
                          options.max_memory_mib, session::kServerBaseMiB);
@@ -174,13 +177,9 @@ private:
             return;
         }
         ++http_clients_;
-        HttpOptions http;
-        http.api.openings = options_.openings;
-        http.api.max_message = options_.max_line;
-        http.api.idle_timeout_s = options_.idle_timeout.count();
         const std::uint64_t seed = seeds_();
         asio::co_spawn(io_,
-                       serve_http(std::move(socket), http, seed,
+                       serve_http(std::move(socket), http_, seed,
                                   [this](std::unique_ptr<Channel> channel) { open_session(std::move(channel)); }),
                        [this](std::exception_ptr error) {
                            --http_clients_;
@@ -282,6 +281,7 @@ private:
     tcp::acceptor acceptor_;
     tcp::acceptor http_acceptor_;
     std::size_t http_clients_ = 0;
+    HttpOptions http_;  // what every HTTP client is served with
     std::mt19937_64 seeds_{std::random_device{}()};
     asio::signal_set signals_;
     session::MemoryBudget budget_;

@@ -268,21 +268,9 @@ TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coor
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     };
-    // start_match runs reversi-match: a shell wrapper runs reversi-train instead.
     const auto start_train = [&](const std::vector<std::string>& args, const std::string& sub) {
-        std::string cmd = "exec " + train;
-        for (const auto& a : args) cmd += " '" + a + "'";
         fs::create_directories(dir + "/" + sub);
-        std::fflush(stdout);  // or the child would write the parent's buffered output again
-        std::fflush(stderr);
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            std::freopen((dir + "/" + sub + "/stdout.txt").c_str(), "w", stdout);
-            std::freopen((dir + "/" + sub + "/stderr.txt").c_str(), "w", stderr);
-            ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
-        return pid;
+        return start_program(train, args, dir + "/" + sub);
     };
     const auto wait_exit = [](pid_t pid, std::chrono::seconds limit) {
         for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;) {

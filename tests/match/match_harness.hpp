@@ -63,9 +63,9 @@ struct RunResult {
     std::string err;  // stderr
 };
 
-// Starts the binary with `args` (no shell), stdout/stderr into files under `dir`. Returns the pid.
-inline pid_t start_match(const std::vector<std::string>& args, const std::string& dir) {
-    std::vector<std::string> argv = {match_binary()};
+// Starts `binary` with `args` (no shell), stdout/stderr into files under `dir`. Returns the pid.
+inline pid_t start_program(const std::string& binary, const std::vector<std::string>& args, const std::string& dir) {
+    std::vector<std::string> argv = {binary};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv;
     for (auto& a : argv) cargv.push_back(a.data());
@@ -81,6 +81,10 @@ inline pid_t start_match(const std::vector<std::string>& args, const std::string
         ::_exit(127);
     }
     return pid;
+}
+
+inline pid_t start_match(const std::vector<std::string>& args, const std::string& dir) {
+    return start_program(match_binary(), args, dir);
 }
 
 inline RunResult wait_match(pid_t pid, const std::string& dir) {

@@ -1,5 +1,4 @@
 // `reversi-match worker`: plays the colour pairs of a distributed match (distributed.hpp).
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -72,7 +71,10 @@ public:
     }
 
     int run() {
-        SignalWatcher watcher([this] { fail("interrupted"); });
+        SignalWatcher watcher([this] {
+            interrupted_ = true;
+            fail("interrupted");
+        });
         {
             Heartbeat heartbeat(options_.address, keys_, options_.consumer, options_.reclaim_after);
             std::vector<std::thread> threads;
@@ -83,7 +85,7 @@ public:
         watcher.stop();
         spdlog::info("worker {}: {} games played; {}", options_.consumer, games_played_.load(),
                      error_.empty() ? "the match is over" : error_);
-        if (error_ == "interrupted") return 130;  // a Job restarts it; its pair is reclaimed
+        if (interrupted_) return 130;  // a Job restarts it; its pair is reclaimed
         return error_.empty() ? 0 : 1;
     }
 
@@ -160,6 +162,7 @@ private:
     MatchTally tally_;  // read only: the schedule and game set-up
     PlayerTimeouts timeouts_;
     std::atomic<bool> abort_{false};
+    std::atomic<bool> interrupted_{false};  // SIGINT/SIGTERM
     std::atomic<int> games_played_{0};
     std::mutex mutex_;
     std::string error_;  // guarded by mutex_
@@ -204,9 +207,7 @@ int run_worker_command(const std::vector<std::string>& argv) {
     WorkerOptions options;
     options.address = *address;
     options.reclaim_after = std::chrono::milliseconds(*reclaim * 1000);
-    char host[256] = "worker";
-    ::gethostname(host, sizeof host - 1);
-    options.consumer = args.get("consumer", std::string(host) + "-" + std::to_string(::getpid()));
+    options.consumer = args.get("consumer", default_consumer_name());
     auto match = load_match(options);
     if (!match) return fail(match.error().message, 1);
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -1,5 +1,7 @@
 #include "tools/queue/work_queue.hpp"
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -31,6 +33,12 @@ std::vector<StreamEntry> read_reply_entries(const RedisReply& reply) {
 std::optional<std::string> string_value(const RedisReply& reply) {
     if (reply.type == RedisReply::Type::String || reply.type == RedisReply::Type::Status) return reply.text;
     return std::nullopt;
+}
+
+std::string default_consumer_name() {
+    char host[256] = "worker";
+    ::gethostname(host, sizeof host - 1);
+    return std::string(host) + "-" + std::to_string(::getpid());
 }
 
 std::string join_args(const std::vector<std::string>& args) {

@@ -57,6 +57,9 @@ struct StreamEntry {
 // A string value, or nullopt for nil.
 [[nodiscard]] std::optional<std::string> string_value(const RedisReply& reply);
 
+// A worker's name in the consumer group unless given: "HOST-PID".
+[[nodiscard]] std::string default_consumer_name();
+
 [[nodiscard]] std::string join_args(const std::vector<std::string>& args);
 [[nodiscard]] std::vector<std::string> split_args(const std::string& joined);
 

@@ -10,8 +10,6 @@
 #include <mutex>
 #include <thread>
 
-#include <unistd.h>
-
 #include <spdlog/spdlog.h>
 
 #include "engine/board/notation.hpp"
@@ -187,9 +185,7 @@ int run_selfplay_worker(const cli::ParsedArgs& args) {
         return fail("the job differs here (" + job->fingerprint() + ") from the coordinator's (" + posted->fingerprint +
                         "): the same opening file is needed",
                     1);
-    char host[256] = "worker";
-    ::gethostname(host, sizeof host - 1);
-    const std::string consumer = args.get("consumer", std::string(host) + "-" + std::to_string(::getpid()));
+    const std::string consumer = args.get("consumer", default_consumer_name());
     const auto reclaim_after = std::chrono::milliseconds(*reclaim * 1000);
     Heartbeat heartbeat(*address, keys, consumer, reclaim_after);
     WorkerContext context{*job, *address, keys, consumer, reclaim_after, heartbeat};
