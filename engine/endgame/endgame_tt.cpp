@@ -31,7 +31,7 @@ EndgameTT::EndgameTT(std::size_t mib) {
 
 bool EndgameTT::resize(std::size_t mib) {
     const std::size_t n = buckets_for(mib);
-    std::unique_ptr<Bucket[]> fresh(new (std::nothrow) Bucket[n]);
+    HugeArray<Bucket> fresh = make_huge_array<Bucket>(n);
     if (!fresh) return false;
     buckets_ = std::move(fresh);
     mask_ = n - 1;

@@ -26,6 +26,7 @@
 #include <memory>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/core/huge_pages.hpp"
 
 namespace reversi::endgame {
 
@@ -88,7 +89,7 @@ public:
 private:
     static std::uint64_t pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
                               int cost, int selectivity_level) noexcept;
-    std::unique_ptr<Bucket[]> buckets_;
+    HugeArray<Bucket> buckets_;  // engine/core/huge_pages.hpp: 2 MiB pages where the kernel grants them
     std::size_t mask_ = 0;
     std::size_t mib_ = 0;
     std::uint8_t generation_ = 0;

@@ -104,16 +104,24 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
     return best;
 }
 
-void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
-    const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
+void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept {
     list.size = 0;
-    const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
-    const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
     for (int sq : squares(moves)) {
         EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
         m.square = sq;
         m.flipped = flips(P, O, sq);
+        m.score = 0;
+    }
+}
+
+void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
+                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+    const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
+    const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
+    const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
+    for (int i = from; i < list.size; ++i) {
+        EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+        const int sq = m.square;
         if (sq == hash_move) {
             m.score = 1 << 30;
             continue;
@@ -141,6 +149,22 @@ void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, 
         }
         m.score = score;
     }
+}
+
+void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+    list_moves(list, P, O, moves);
+    score_listed_moves(list, 0, P, O, empties, hash_move, second_move, nodes, pattern);
+}
+
+int EndgameMoveList::bring_to_front(Move move) noexcept {
+    for (int i = 0; i < size; ++i) {
+        if (moves[static_cast<std::size_t>(i)].square == move) {
+            if (i != 0) std::swap(moves[0], moves[static_cast<std::size_t>(i)]);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 }  // namespace reversi::endgame

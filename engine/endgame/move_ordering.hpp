@@ -37,6 +37,10 @@ struct EndgameMoveList {
         }
         if (best != i) std::swap(moves[static_cast<std::size_t>(i)], moves[static_cast<std::size_t>(best)]);
     }
+
+    // Swaps `move`, when listed, into position 0 (exactly where pick_best(0) puts the top-scored move):
+    // returns 1 when it is listed, 0 when not.
+    int bring_to_front(Move move) noexcept;
 };
 
 // A quick static evaluation in discs for the side to move P: mobility, corners, corner-adjacent squares.
@@ -53,6 +57,15 @@ struct EndgameMoveList {
 // From this many empties on (in the position being ordered), the shallow ordering search uses the
 // pattern evaluation when one is given. Tuned on FFO #40-#47 (docs/endgame.md).
 inline constexpr int kPatternOrderEmpties = 12;
+
+// Lists the legal moves `moves` of P with their flips, unscored (score 0), in square order.
+void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept;
+
+// Scores the listed moves [from, size) as score_moves does. The solver lists the moves, searches the
+// table's move first and scores the others only when it did not cut: most null-window nodes with a
+// table move cut there and never pay for the ordering searches.
+void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
+                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept;
 
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
 // `empties` empty squares. hash_move / second_move get the top scores when legal.

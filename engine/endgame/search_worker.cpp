@@ -147,7 +147,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
 
     const std::uint64_t nodes_before = nodes_;
     EndgameMoveList list;
-    score_moves(list, P, O, moves, empties, hash_move, second_move, nodes_, pattern_);
+    list_moves(list, P, O, moves);
 
     // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
     if (!Pv && empties >= kEtcEmpties) {
@@ -167,8 +167,8 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     int best = -kInfinity;
     Move best_move = kNoMove;
     const int alpha_in = alpha;
-    for (int i = 0; i < list.size; ++i) {
-        list.pick_best(i);
+    // Searches list entry i (PVS: the first with the full window); true on a cutoff.
+    const auto search_move = [&](int i) {
         const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
         const Bitboard np = O ^ m.flipped;
         const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
@@ -179,14 +179,27 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             score = -dispatch_nws(np, no, -alpha - 1, empties - 1);
             if (score > alpha && score < beta) score = -dispatch_pv(np, no, -beta, -alpha, empties - 1);
         }
-        if (aborted_) return 0;
+        if (aborted_) return true;
         if (score > best) {
             best = score;
             best_move = static_cast<Move>(m.square);
-            if (best >= beta) break;
+            if (best >= beta) return true;
             if (best > alpha) alpha = best;
         }
+        return false;
+    };
+    // The table's move first, before the others are scored: when it cuts, their ordering searches are
+    // never paid for. The order of the moves searched is exactly that of scoring them all first.
+    const int first = hash_move != kNoMove ? list.bring_to_front(hash_move) : 0;
+    bool cut = first == 1 && search_move(0);
+    if (!cut) {
+        score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_);
+        for (int i = first; i < list.size && !cut; ++i) {
+            list.pick_best(i);
+            cut = search_move(i);
+        }
     }
+    if (aborted_) return 0;
     if (!use_tt) return best;
     const int lower = best > alpha_in ? best : -kScoreMax;
     const int upper = best < beta ? best : kScoreMax;
