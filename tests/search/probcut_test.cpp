@@ -183,6 +183,47 @@ TEST_CASE("probcut: a realistic model (a 1, b 0, sigma 4) at depths 8-10: far fe
     }
 }
 
+TEST_CASE("probcut: lines beyond the calibrated depths borrow the deepest line of the same parity") {
+    // Phase 4 calibrated at depths 3-12 (a, b and sigma telling the depths apart), phase 5 at 3-6 with a
+    // hole at 5, phase 6 not at all.
+    eval::ProbCutModel m;
+    const auto set = [&m](int phase, int d) {
+        eval::ProbCutLine& l = m.lines[static_cast<std::size_t>(phase)][static_cast<std::size_t>(d)];
+        l.shallow = static_cast<std::int8_t>(eval::probcut_shallow_depth(d));
+        l.a = 1.0F + 0.01F * static_cast<float>(d);
+        l.b = 0.1F * static_cast<float>(d);
+        l.sigma = 2.0F + 0.25F * static_cast<float>(d);
+    };
+    for (int d = 3; d <= 12; ++d) set(4, d);
+    for (int d : {3, 4, 6}) set(5, d);
+    const auto line = [&m](int phase, int depth) { return probcut_line(m, phase, depth); };
+
+    for (int d = 3; d <= 12; ++d) {  // calibrated: exactly the stored line
+        const auto l = line(4, d);
+        REQUIRE(l);
+        CHECK(l->shallow == eval::probcut_shallow_depth(d));
+        CHECK(l->sigma == m.lines[4][static_cast<std::size_t>(d)].sigma);
+    }
+    for (int d = 13; d <= 30; ++d) {  // beyond: the line of 12 or 11, its own shallow depth, a wider sigma
+        const auto l = line(4, d);
+        REQUIRE(l);
+        const int from = d % 2 == 0 ? 12 : 11;
+        const eval::ProbCutLine& src = m.lines[4][static_cast<std::size_t>(from)];
+        CHECK(l->shallow == eval::probcut_shallow_depth(d));
+        CHECK(l->shallow < d);
+        CHECK(l->a == src.a);
+        CHECK(l->b == src.b);
+        CHECK(l->sigma == doctest::Approx(src.sigma * kExtrapolatedSigma));
+    }
+    CHECK(line(4, 2) == std::nullopt);        // below the calibration: never cut
+    CHECK(line(5, 5) == std::nullopt);        // a hole inside the calibration stays a hole
+    CHECK(line(5, 7)->b == m.lines[5][3].b);  // 7 borrows 5's parity: 5 is a hole, so 3
+    CHECK(line(5, 8)->b == m.lines[5][6].b);
+    CHECK(line(6, 14) == std::nullopt);  // an uncalibrated phase is never cut
+    CHECK(line(-1, 14) == std::nullopt);
+    CHECK(line(eval::kPhaseCount, 14) == std::nullopt);
+}
+
 TEST_CASE("transposition table: the selective flag (packing, probe semantics, replacement)") {
     const TTData d{-17, 40, 33, 12, true};
     const TTData u = TranspositionTable::unpack(TranspositionTable::pack(d, 31));
