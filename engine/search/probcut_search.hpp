@@ -73,8 +73,8 @@ int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int 
 // shallow depth probcut_shallow_depth(depth) and sigma times kExtrapolatedSigma: the residual sigma
 // hardly changes with depth when the shallow search is half as deep (3.2-3.9 discs for 8/4, 10/4, 11/5,
 // 12/6; docs/eval.md "Multi-ProbCut calibration"), and the margin covers what the borrowed line cannot
-// know. Without it nodes of 13 or more plies were never cut: time to depth 16 -37 %, and in games at
-// equal time against NTest (docs/eval.md, g4 and g5) +27.8 and +26.5 Elo with 1.25 (with 1.0: -0.9).
+// know. Without it nodes of 13 or more plies were never cut: time to depth 16 -35 %, and in games at
+// equal time against NTest (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4).
 inline constexpr double kExtrapolatedSigma = 1.25;
 
 // The line for a node of `depth` plies in `phase`: the calibrated one; beyond the phase's deepest
