@@ -25,6 +25,7 @@
 // Transposition table: the caller's context has `selective` set, so every entry written is flagged and
 // the non-selective searches (exact solves) never take a cutoff from it.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -41,10 +42,53 @@ namespace reversi {
 // t for a confidence of `percent` (two-sided normal quantile); +infinity for percent >= 100.
 [[nodiscard]] double selectivity_quantile(int percent) noexcept;
 
+// Calibrated depths end at 12 (a 13-ply calibration costs about 1.7 s a position here). A node deeper
+// than a phase's calibration borrows the deepest calibrated line of the same depth parity with the
+// shallow depth probcut_shallow_depth(depth) and sigma times kExtrapolatedSigma: the residual sigma
+// hardly changes with depth when the shallow search is half as deep (3.2-3.9 discs for 8/4, 10/4, 11/5,
+// 12/6; docs/eval.md "Multi-ProbCut calibration"), and the margin covers what the borrowed line cannot
+// know. Without it nodes of 13 or more plies were never cut: time to depth 16 -35 %, and in games at
+// equal time against NTest (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4).
+inline constexpr double kExtrapolatedSigma = 1.25;
+
+// The deepest calibrated node depth of `phase`; 0 when the phase has no line.
+[[nodiscard]] inline int deepest_calibrated_depth(const eval::ProbCutModel& model, int phase) noexcept {
+    for (int d = eval::ProbCutModel::kMaxDepth; d >= eval::ProbCutModel::kMinDepth; --d) {
+        if (model.line(phase, d) != nullptr) return d;
+    }
+    return 0;
+}
+
+// The line for a node of `depth` plies in `phase` whose deepest calibrated depth is `deepest`: the
+// calibrated one; beyond `deepest`, the extrapolation above; otherwise (a phase or depth without
+// calibration) nullopt.
+[[nodiscard]] inline std::optional<eval::ProbCutLine> probcut_line(const eval::ProbCutModel& model, int phase,
+                                                                   int depth, int deepest) noexcept {
+    if (depth <= deepest || deepest == 0) {
+        const eval::ProbCutLine* line = model.line(phase, depth);
+        return line != nullptr ? std::optional<eval::ProbCutLine>(*line) : std::nullopt;
+    }
+    for (int d = (deepest - depth) % 2 == 0 ? deepest : deepest - 1; d >= eval::ProbCutModel::kMinDepth; d -= 2) {
+        if (const eval::ProbCutLine* line = model.line(phase, d)) {
+            eval::ProbCutLine borrowed = *line;
+            borrowed.shallow = static_cast<std::int8_t>(eval::probcut_shallow_depth(depth));
+            borrowed.sigma = static_cast<float>(static_cast<double>(borrowed.sigma) * kExtrapolatedSigma);
+            return borrowed;
+        }
+    }
+    return std::nullopt;
+}
+
+[[nodiscard]] inline std::optional<eval::ProbCutLine> probcut_line(const eval::ProbCutModel& model, int phase,
+                                                                   int depth) noexcept {
+    return probcut_line(model, phase, depth, deepest_calibrated_depth(model, phase));
+}
+
 struct ProbCut {
     const eval::ProbCutModel* model = nullptr;
     double t = std::numeric_limits<double>::infinity();
     int percent = kMaxSelectivityPercent;
+    std::array<int, eval::kPhaseCount> deepest{};  // deepest_calibrated_depth of each phase, once per search
 
     [[nodiscard]] bool active() const noexcept { return model != nullptr && std::isfinite(t); }
 };
@@ -54,6 +98,11 @@ struct ProbCut {
     pc.percent = std::clamp(percent, kMinSelectivityPercent, kMaxSelectivityPercent);
     pc.t = selectivity_quantile(pc.percent);
     pc.model = model != nullptr && !model->empty() ? model : nullptr;
+    if (pc.model != nullptr) {
+        for (int phase = 0; phase < eval::kPhaseCount; ++phase) {
+            pc.deepest[static_cast<std::size_t>(phase)] = deepest_calibrated_depth(*pc.model, phase);
+        }
+    }
     return pc;
 }
 
@@ -67,34 +116,6 @@ struct MultiProbCut {
 
 template <class Ctx>
 int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply);
-
-// Calibrated depths end at 12 (a 13-ply calibration costs about 1.7 s a position here). A node deeper
-// than a phase's calibration borrows the deepest calibrated line of the same depth parity with the
-// shallow depth probcut_shallow_depth(depth) and sigma times kExtrapolatedSigma: the residual sigma
-// hardly changes with depth when the shallow search is half as deep (3.2-3.9 discs for 8/4, 10/4, 11/5,
-// 12/6; docs/eval.md "Multi-ProbCut calibration"), and the margin covers what the borrowed line cannot
-// know. Without it nodes of 13 or more plies were never cut: time to depth 16 -35 %, and in games at
-// equal time against NTest (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4).
-inline constexpr double kExtrapolatedSigma = 1.25;
-
-// The line for a node of `depth` plies in `phase`: the calibrated one; beyond the phase's deepest
-// calibrated depth, the extrapolation above; otherwise (a phase or depth without calibration) nullopt.
-[[nodiscard]] inline std::optional<eval::ProbCutLine> probcut_line(const eval::ProbCutModel& model, int phase,
-                                                                   int depth) noexcept {
-    if (const eval::ProbCutLine* line = model.line(phase, depth)) return *line;
-    int deepest = eval::ProbCutModel::kMaxDepth;
-    while (deepest >= eval::ProbCutModel::kMinDepth && model.line(phase, deepest) == nullptr) --deepest;
-    if (deepest < eval::ProbCutModel::kMinDepth || depth <= deepest) return std::nullopt;
-    for (int d = (deepest - depth) % 2 == 0 ? deepest : deepest - 1; d >= eval::ProbCutModel::kMinDepth; d -= 2) {
-        if (const eval::ProbCutLine* line = model.line(phase, d)) {
-            eval::ProbCutLine borrowed = *line;
-            borrowed.shallow = static_cast<std::int8_t>(eval::probcut_shallow_depth(depth));
-            borrowed.sigma = static_cast<float>(static_cast<double>(borrowed.sigma) * kExtrapolatedSigma);
-            return borrowed;
-        }
-    }
-    return std::nullopt;
-}
 
 namespace detail {
 
@@ -113,8 +134,9 @@ template <class Ctx>
 bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, int alpha, int beta, int ply,
                  int& value) {
     if (ply == 0 || !pc.active()) return false;
+    const int phase = eval::phase_of_empties(s.pos.empty_count());
     const std::optional<eval::ProbCutLine> line =
-        probcut_line(*pc.model, eval::phase_of_empties(s.pos.empty_count()), depth);
+        probcut_line(*pc.model, phase, depth, pc.deepest[static_cast<std::size_t>(phase)]);
     if (!line || line->shallow >= depth) return false;
     constexpr int kBound = OthelloState::kScoreBound;
     const double margin = pc.t * static_cast<double>(line->sigma);
