@@ -15,15 +15,16 @@ opponent's is optimism (the search steered into positions its evaluation over-va
 (often +-64 in win/loss/draw passes) make the last buckets noisy; exact values come from
 ggf-losses.py instead.
 """
+import importlib.util
+import os
 import re
 import sys
 from collections import defaultdict
 
-
-def empties_of_board(line):
-    """Empty squares of the game's start position (the BO[8 ...] tag), or None."""
-    bo = re.search(r"BO\[8 ([^ \]]*)", line)
-    return bo.group(1).count("-") if bo else None
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("ggf_times", os.path.join(_here, "ggf-times.py"))
+ggf_times = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(ggf_times)
 
 
 def game_evals(line, engine, bucket, own, other):
@@ -31,15 +32,10 @@ def game_evals(line, engine, bucket, own, other):
     pb = re.search(r"PB\[([^\]]*)\]", line)
     pw = re.search(r"PW\[([^\]]*)\]", line)
     result = re.search(r"RE\[([-+0-9.]+)", line)
-    empties = empties_of_board(line)
-    if not pb or not pw or empties is None or engine not in (pb.group(1), pw.group(1)):
+    if not pb or not pw or ggf_times.empties_of_board(line) is None or engine not in (pb.group(1), pw.group(1)):
         return None
     colour_of_engine = "B" if pb.group(1) == engine else "W"
-    for colour, body in re.findall(r"(?<![A-Z])([BW])\[([^\]]*)\]", line):
-        parts = body.split("/")
-        before = empties
-        if parts[0].upper() != "PA":
-            empties -= 1
+    for _, colour, before, parts in ggf_times.game_moves(line):
         if len(parts) < 2 or not parts[1]:
             continue
         try:

@@ -23,6 +23,23 @@ def empties_of_board(line):
     return bo.group(1).count("-") if bo else None
 
 
+def game_moves(line):
+    """The moves of one GGF game line as (player name, colour, empties before the move or None, the
+    move entry split at '/': move, eval, time), in order; a pass does not change the empty count.
+    Nothing for a line without PB[...] and PW[...]. ggf-evals.py reads the games with it too."""
+    pb = re.search(r"PB\[([^\]]*)\]", line)
+    pw = re.search(r"PW\[([^\]]*)\]", line)
+    if not pb or not pw:
+        return
+    empties = empties_of_board(line)
+    for colour, body in re.findall(r"(?<![A-Z])([BW])\[([^\]]*)\]", line):
+        parts = body.split("/")
+        before = empties
+        if empties is not None and parts[0].upper() != "PA":
+            empties -= 1
+        yield (pb.group(1) if colour == "B" else pw.group(1)), colour, before, parts
+
+
 def main(args):
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip())
@@ -40,23 +57,13 @@ def main(args):
     for path in paths:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
-                pb = re.search(r"PB\[([^\]]*)\]", line)
-                pw = re.search(r"PW\[([^\]]*)\]", line)
-                if not pb or not pw:
-                    continue
-                empties = empties_of_board(line)
-                for colour, body in re.findall(r"(?<![A-Z])([BW])\[([^\]]*)\]", line):
-                    parts = body.split("/")
-                    before = empties
-                    if empties is not None and parts[0].upper() != "PA":
-                        empties -= 1
+                for name, _, before, parts in game_moves(line):
                     if len(parts) < 3 or not parts[2]:
                         continue
                     try:
                         seconds = float(parts[2])
                     except ValueError:
                         continue
-                    name = pb.group(1) if colour == "B" else pw.group(1)
                     times[name].append(seconds * 1000.0)
                     if bucket and before is not None:
                         by_empties[name][before // bucket * bucket].append(seconds * 1000.0)
