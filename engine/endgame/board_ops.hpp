@@ -33,6 +33,27 @@ inline constexpr std::array<Bitboard, 4> kQuadrants = {0x000000000f0f0f0fULL, 0x
     return odd;
 }
 
+// The squares next to each square (8 directions, no wrap-around). A move on x flips something only when
+// an opponent disc is next to x: the last-empties solvers test this before computing the flips.
+inline constexpr std::array<Bitboard, 64> kNeighbourSquares = [] {
+    std::array<Bitboard, 64> n{};
+    for (int sq = 0; sq < 64; ++sq) {
+        for (int dr = -1; dr <= 1; ++dr) {
+            for (int dc = -1; dc <= 1; ++dc) {
+                const int r = sq / 8 + dr;
+                const int c = sq % 8 + dc;
+                if ((dr != 0 || dc != 0) && r >= 0 && r < 8 && c >= 0 && c < 8) n[sq] |= Bitboard{1} << (r * 8 + c);
+            }
+        }
+    }
+    return n;
+}();
+
+// flips(P, O, x), skipping the computation when no disc of O is next to x (then there is nothing to flip).
+[[nodiscard]] inline Bitboard flips_if_adjacent(Bitboard P, Bitboard O, int x) noexcept {
+    return (kNeighbourSquares[static_cast<std::size_t>(x)] & O) ? flips(P, O, x) : 0;
+}
+
 // 64-bit mix of the two bitboards (transposition-table key).
 [[nodiscard]] constexpr std::uint64_t hash_discs(Bitboard P, Bitboard O) noexcept {
     std::uint64_t h = P * 0x9e3779b97f4a7c15ULL;

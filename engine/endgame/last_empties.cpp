@@ -18,9 +18,9 @@ int solve_1(Bitboard P, int x, std::uint64_t& nodes) noexcept {
     ++nodes;
     const Bitboard O = ~(P | square_bit(x));
     const int p = popcount(P);
-    const Bitboard f = flips(P, O, x);
+    const Bitboard f = flips_if_adjacent(P, O, x);
     if (f) return 2 * (p + popcount(f)) - 62;  // (p + n + 1) - (63 - p - n)
-    const Bitboard g = flips(O, P, x);
+    const Bitboard g = flips_if_adjacent(O, P, x);
     if (g) return 2 * (p - popcount(g)) - 64;  // (p - m) - (63 - p + m + 1)
     return final_score(P, 1);
 }
@@ -28,11 +28,11 @@ int solve_1(Bitboard P, int x, std::uint64_t& nodes) noexcept {
 int solve_2(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, std::uint64_t& nodes) noexcept {
     ++nodes;
     int best = -kInfinity;
-    if (const Bitboard f = flips(P, O, x1)) {
+    if (const Bitboard f = flips_if_adjacent(P, O, x1)) {
         best = -solve_1(O ^ f, x2, nodes);
         if (best >= beta) return best;
     }
-    if (const Bitboard f = flips(P, O, x2)) {
+    if (const Bitboard f = flips_if_adjacent(P, O, x2)) {
         const int score = -solve_1(O ^ f, x1, nodes);
         return score > best ? score : best;
     }
@@ -40,11 +40,11 @@ int solve_2(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, std::ui
     // P passes: the opponent moves (P's score is minimised).
     ++nodes;
     best = kInfinity;
-    if (const Bitboard f = flips(O, P, x1)) {
+    if (const Bitboard f = flips_if_adjacent(O, P, x1)) {
         best = solve_1(P ^ f, x2, nodes);
         if (best <= alpha) return best;
     }
-    if (const Bitboard f = flips(O, P, x2)) {
+    if (const Bitboard f = flips_if_adjacent(O, P, x2)) {
         const int score = solve_1(P ^ f, x1, nodes);
         return score < best ? score : best;
     }
@@ -67,7 +67,7 @@ int solve_3(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, int x3,
     const int order[3][3] = {{x1, x2, x3}, {x2, x1, x3}, {x3, x1, x2}};
     int best = -kInfinity;
     for (const auto& o : order) {
-        if (const Bitboard f = flips(P, O, o[0])) {
+        if (const Bitboard f = flips_if_adjacent(P, O, o[0])) {
             const int a = alpha > best ? alpha : best;
             const int score = -solve_2(O ^ f, P ^ f ^ square_bit(o[0]), -beta, -a, o[1], o[2], nodes);
             if (score > best) {
@@ -80,7 +80,7 @@ int solve_3(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, int x3,
     ++nodes;
     best = kInfinity;
     for (const auto& o : order) {
-        if (const Bitboard f = flips(O, P, o[0])) {
+        if (const Bitboard f = flips_if_adjacent(O, P, o[0])) {
             const int b = beta < best ? beta : best;
             const int score = solve_2(P ^ f, O ^ f ^ square_bit(o[0]), alpha, b, o[1], o[2], nodes);
             if (score < best) {
@@ -107,7 +107,7 @@ int solve_4(Bitboard P, Bitboard O, int alpha, int beta, std::uint64_t& nodes) n
                              {sq[3], sq[0], sq[1], sq[2]}};
     int best = -kInfinity;
     for (const auto& o : order) {
-        if (const Bitboard f = flips(P, O, o[0])) {
+        if (const Bitboard f = flips_if_adjacent(P, O, o[0])) {
             const int a = alpha > best ? alpha : best;
             const int score = -solve_3(O ^ f, P ^ f ^ square_bit(o[0]), -beta, -a, o[1], o[2], o[3], nodes);
             if (score > best) {
@@ -120,7 +120,7 @@ int solve_4(Bitboard P, Bitboard O, int alpha, int beta, std::uint64_t& nodes) n
     ++nodes;
     best = kInfinity;
     for (const auto& o : order) {
-        if (const Bitboard f = flips(O, P, o[0])) {
+        if (const Bitboard f = flips_if_adjacent(O, P, o[0])) {
             const int b = beta < best ? beta : best;
             const int score = solve_3(P ^ f, O ^ f ^ square_bit(o[0]), alpha, b, o[1], o[2], o[3], nodes);
             if (score < best) {

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <random>
 
+#include "engine/board/moves.hpp"
+#include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/last_empties.hpp"
 #include "engine/endgame/search_worker.hpp"
 #include "tests/endgame/endgame_positions.hpp"
@@ -23,6 +25,21 @@ bool fail_soft_consistent(int r, int truth, int alpha, int beta) {
 }
 
 }  // namespace
+
+TEST_CASE("flips_if_adjacent equals flips on every empty square of 4,000 positions, for both sides") {
+    int moves = 0;
+    for (int empties = 1; empties <= 16; ++empties) {
+        for (const auto& pos : endgame_test::positions_with_empties(empties, 250, 300 + empties)) {
+            for (int sq : squares(~(pos.player | pos.opponent))) {
+                const Bitboard f = flips(pos.player, pos.opponent, sq);
+                REQUIRE(endgame::flips_if_adjacent(pos.player, pos.opponent, sq) == f);
+                REQUIRE(endgame::flips_if_adjacent(pos.opponent, pos.player, sq) == flips(pos.opponent, pos.player, sq));
+                moves += f != 0;
+            }
+        }
+    }
+    CHECK(moves > 4000);  // the positions have moves to check, not only empty squares without any
+}
 
 TEST_CASE("solve_1..solve_4 equal the plain solver on 4,000 positions with 1-4 empties, all windows") {
     std::mt19937 rng(5);
