@@ -33,7 +33,8 @@ TEST_CASE("flips_if_adjacent equals flips on every empty square of 4,000 positio
             for (int sq : squares(~(pos.player | pos.opponent))) {
                 const Bitboard f = flips(pos.player, pos.opponent, sq);
                 REQUIRE(endgame::flips_if_adjacent(pos.player, pos.opponent, sq) == f);
-                REQUIRE(endgame::flips_if_adjacent(pos.opponent, pos.player, sq) == flips(pos.opponent, pos.player, sq));
+                REQUIRE(endgame::flips_if_adjacent(pos.opponent, pos.player, sq) ==
+                        flips(pos.opponent, pos.player, sq));
                 moves += f != 0;
             }
         }
