@@ -1,11 +1,12 @@
 #pragma once
 // Small helpers of the exact solver on raw (player, opponent) bitboards of the standard 8x8 board:
-// final scores, quadrant parity and a hash of the two bitboards.
+// final scores, quadrant parity, the squares next to each square and a hash of the two bitboards.
 #include <array>
 #include <cstdint>
 
 #include "engine/board/bitboard.hpp"
 #include "engine/board/moves.hpp"
+#include "engine/eval/heuristic.hpp"
 
 namespace reversi::endgame {
 
@@ -37,15 +38,7 @@ inline constexpr std::array<Bitboard, 4> kQuadrants = {0x000000000f0f0f0fULL, 0x
 // an opponent disc is next to x: the last-empties solvers test this before computing the flips.
 inline constexpr std::array<Bitboard, 64> kNeighbourSquares = [] {
     std::array<Bitboard, 64> n{};
-    for (int sq = 0; sq < 64; ++sq) {
-        for (int dr = -1; dr <= 1; ++dr) {
-            for (int dc = -1; dc <= 1; ++dc) {
-                const int r = sq / 8 + dr;
-                const int c = sq % 8 + dc;
-                if ((dr != 0 || dc != 0) && r >= 0 && r < 8 && c >= 0 && c < 8) n[sq] |= Bitboard{1} << (r * 8 + c);
-            }
-        }
-    }
+    for (int sq = 0; sq < 64; ++sq) n[static_cast<std::size_t>(sq)] = neighbours(square_bit(sq));
     return n;
 }();
 
