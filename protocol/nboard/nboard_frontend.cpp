@@ -104,6 +104,7 @@ session::Status NboardFrontend::handle(std::string_view line) {
         const std::string n = tokens.size() > 1 ? std::string(tokens[1]) : "0";
         auto number = text::parse_integer(n, 0, INT64_MAX, "ping");
         if (!number) return error(number.error().message), session::Status::Continue;
+        ctx_.searcher().prepare_endgame();  // idle now: the first timed go does not pay for the solver's table
         ctx_.send("pong " + std::to_string(*number));
     } else if (command == "quit") {
         ctx_.stop_and_wait();

@@ -71,6 +71,27 @@ TEST_CASE("nboard session as the GUI sends it") {
     CHECK(engine.wait_exit() == 0);
 }
 
+TEST_CASE("nboard ping while idle allocates the exact solver's table before the first go") {
+    // NBoard has no ucinewgame: without this, the first timed go allocated the table (Hash MiB, written
+    // as it is cleared) inside its own time. The allocation shows in the resident memory.
+    EngineProcess engine({"--hash", "64"});
+    auto& io = engine.io();
+    io.send("nboard 2");
+    REQUIRE(io.read_line());
+    io.send(std::string("set game ") + kGame);
+    io.send("ping 1");
+    REQUIRE(!io.read_until("pong 1").empty());
+    const long first = engine.rss_kib();
+    io.send("ping 2");  // nothing more to allocate
+    REQUIRE(!io.read_until("pong 2").empty());
+    CAPTURE(first);
+    CHECK(engine.rss_kib() - first < 16 * 1024);
+    // Both tables (search and solver, 64 MiB each) are resident before any go.
+    CHECK(first >= 112 * 1024);
+    io.send("quit");
+    CHECK(engine.wait_exit() == 0);
+}
+
 TEST_CASE("nboard ping stops a search and pong comes after its output") {
     EngineProcess engine;
     auto& io = engine.io();

@@ -52,6 +52,28 @@ TEST_CASE("uci handshake lists every option and isready answers") {
     CHECK(engine.wait_exit() == 0);
 }
 
+TEST_CASE("isready while idle allocates the exact solver's table, so that the first timed move keeps its time") {
+    // Without ucinewgame, the first timed go used to allocate the solver's table (Hash MiB, written as it
+    // is cleared) inside its own limits. The allocation shows in the resident memory: about 64 MiB here.
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("setoption name Hash value 64");
+    io.send("uci");
+    REQUIRE(!io.read_until("uciok").empty());
+    const long before = engine.rss_kib();
+    io.send("isready");
+    CHECK(io.read_line() == "readyok");
+    const long after = engine.rss_kib();
+    CAPTURE(before);
+    CAPTURE(after);
+    CHECK(after - before >= 48 * 1024);
+    io.send("isready");  // once only
+    CHECK(io.read_line() == "readyok");
+    CHECK(engine.rss_kib() - after < 16 * 1024);
+    io.send("quit");
+    CHECK(engine.wait_exit() == 0);
+}
+
 TEST_CASE("setoption accepts in-range values and refuses bad ones keeping the old value") {
     EngineProcess engine;
     auto& io = engine.io();
