@@ -71,12 +71,15 @@ int depth_of(const std::vector<Step>& steps, std::size_t index) {
     return depth;
 }
 
+// The phases the calibration positions come from: those of 12..53 empties.
+constexpr int kFirstPhase = 12 / eval::kEmptiesPerPhase;
+constexpr int kLastPhase = 53 / eval::kEmptiesPerPhase;
+constexpr int kPhases = kLastPhase - kFirstPhase + 1;
+
 // The most recent WTHOR files first; from game i, the positions whose empty count is 12..53 and
-// congruent to i modulo 7 (a spread over phases 2-8 without taking neighbours of one game), then
-// interleaved by phase (2, 3, ..., 8, 2, ...) so that any prefix is balanced over the phases.
+// congruent to i modulo 7 (a spread over the phases without taking neighbours of one game), then
+// interleaved by phase (first, second, ..., last, first, ...) so that any prefix is balanced over them.
 Expected<std::vector<Position>> wthor_positions(const std::string& dir, std::size_t count) {
-    constexpr int kFirstPhase = 12 / eval::kEmptiesPerPhase;
-    constexpr int kPhases = 53 / eval::kEmptiesPerPhase - kFirstPhase + 1;
     std::vector<std::vector<Position>> by_phase(kPhases);
     const auto enough = [&] {
         return std::all_of(by_phase.begin(), by_phase.end(),
@@ -193,7 +196,8 @@ int run_probcut(const cli::ParsedArgs& args) {
     std::printf("%zu WTHOR positions (12-53 empties), schedule %s, %.0f s CPU (%.0f s wall, %lld threads)\n",
                 positions->size(), args.get("schedule", "10:2100,11:1400,12:910").c_str(), cpu, wall, *threads);
     std::printf("deep = a * shallow + b, sigma = residual standard deviation (discs)\n\n");
-    std::printf("sigma by shallow depth s, phases 2-8 pooled (mean of the per-phase sigmas):\n%5s", "d\\s");
+    std::printf("sigma by shallow depth s, phases %d-%d pooled (mean of the per-phase sigmas):\n%5s", kFirstPhase,
+                kLastPhase, "d\\s");
     for (int s = 1; s < max_depth; ++s) std::printf(" %5d", s);
     std::printf("\n");
     for (int d = 2; d <= max_depth; ++d) {
@@ -201,7 +205,7 @@ int run_probcut(const cli::ParsedArgs& args) {
         for (int s = 1; s < max_depth; ++s) {
             double sum = 0;
             int n = 0;
-            for (int p = 2; p <= 8 && s < d; ++p) {
+            for (int p = kFirstPhase; p <= kLastPhase && s < d; ++p) {
                 const auto f = stats.fit(p, s, d);
                 if (f.n >= static_cast<double>(*min_samples)) sum += f.sigma, ++n;
             }
