@@ -143,4 +143,43 @@ TEST_CASE("features of crafted positions") {
     CHECK(f[kInstanceCount + 2] == kPotentialOffset);              // no disc of the other side
     CHECK(f[kInstanceCount + 3] == kOpponentPotentialOffset + 3);  // b1, a2, b2 touch a1
     CHECK(f[kInstanceCount + 4] == kParityOffset + 1);             // 63 empties: odd
+    for (int e = 0; e < kEdgeCount; ++e) CHECK(f[kInstanceCount + 5 + e] == kEdgeMobilityOffset);  // no move
+
+    // Edge mobility: the side to move (X: d4 e5 g7 g2) can take a1 (over b2 c3); the other side (O: b2 c3
+    // f6 f3 c2) can take h8 (over g7) and h1 (over g2). Edges in the edge+2x instances' order: a1..h1,
+    // a8..h8, a1..a8, h1..h8; bits 0-7 the side to move's moves, 8-15 the other side's.
+    const Position corners{square_bit(27) | square_bit(36) | square_bit(54) | square_bit(14),
+                           square_bit(9) | square_bit(18) | square_bit(45) | square_bit(21) | square_bit(10)};
+    REQUIRE((corners.player & corners.opponent) == 0);
+    extract_features(corners, f);
+    FeatureIndices ref{};
+    extract_features_reference(corners, ref);
+    const Bitboard mine = corners.moves();
+    const Bitboard theirs = corners.opponent_moves();
+    REQUIRE((mine & square_bit(0)) != 0);     // a1 for the side to move
+    REQUIRE((theirs & square_bit(63)) != 0);  // h8 for the other side
+    REQUIRE((theirs & square_bit(7)) != 0);   // h1 too
+    const auto edge = [&](int e) {
+        return f[kInstanceCount + 5 + e] - static_cast<std::uint32_t>(kEdgeMobilityOffset);
+    };
+    for (int e = 0; e < kEdgeCount; ++e) CHECK(f[kInstanceCount + 5 + e] == ref[kInstanceCount + 5 + e]);
+    CHECK((edge(0) & 1u) != 0);             // a1 is square 0 of the first row
+    CHECK((edge(2) & 1u) != 0);             // and of column a
+    CHECK((edge(1) & (1u << 15)) != 0);     // h8 is square 7 of the last row, the other side's bit
+    CHECK((edge(3) & (1u << 15)) != 0);     // and of column h
+    CHECK((edge(0) & (1u << 15)) != 0);     // h1: square 7 of the first row
+    CHECK((edge(3) & (1u << 8)) != 0);      // and square 0 of column h
+    for (int e = 0; e < kEdgeCount; ++e) {  // every bit is a legal move on that edge
+        const PatternInstance* edge_instance = nullptr;
+        int seen = 0;
+        for (const auto& inst : kInstances) {
+            if (kShapes[inst.shape].name == "edge+2x" && seen++ == e) edge_instance = &inst;
+        }
+        REQUIRE(edge_instance != nullptr);
+        for (int k = 0; k < 8; ++k) {
+            const Bitboard sq = square_bit(edge_instance->squares[k]);
+            CHECK(((edge(e) >> k) & 1u) == ((mine & sq) != 0 ? 1u : 0u));
+            CHECK(((edge(e) >> (k + 8)) & 1u) == ((theirs & sq) != 0 ? 1u : 0u));
+        }
+    }
 }

@@ -71,10 +71,36 @@ constexpr std::uint32_t scalar_potential(Bitboard squares) noexcept {
     return static_cast<std::uint32_t>(std::min(popcount(squares), kPotentialCap));
 }
 
+// The 8 squares of edge e (0: a1..h1, 1: a8..h8, 2: a1..a8, 3: h1..h8) of b as bits 0-7 in that order.
+// A column's squares, one per row, are stacked in the top byte by a carry-free multiply.
+constexpr unsigned edge_bits(Bitboard b, int e) noexcept {
+    constexpr Bitboard kColumnA = 0x0101010101010101ULL;
+    constexpr Bitboard kStack = 0x0102040810204080ULL;
+    switch (e) {
+        case 0:
+            return static_cast<unsigned>(b & 0xff);
+        case 1:
+            return static_cast<unsigned>(b >> 56);
+        case 2:
+            return static_cast<unsigned>(((b & kColumnA) * kStack) >> 56);
+        default:
+            return static_cast<unsigned>((((b >> 7) & kColumnA) * kStack) >> 56);
+    }
+}
+
+void fill_edge_mobility(Bitboard mine, Bitboard theirs, FeatureIndices& out) noexcept {
+    for (int e = 0; e < kEdgeCount; ++e) {
+        out[kInstanceCount + 5 + e] = kEdgeMobilityOffset + (edge_bits(mine, e) | edge_bits(theirs, e) << 8);
+    }
+}
+
 void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
     const Bitboard empty = ~(pos.player | pos.opponent);
-    out[kInstanceCount] = kMobilityOffset + scalar_mobility(legal_moves(pos.player, pos.opponent));
-    out[kInstanceCount + 1] = kOpponentMobilityOffset + scalar_mobility(legal_moves(pos.opponent, pos.player));
+    const Bitboard mine = legal_moves(pos.player, pos.opponent);
+    const Bitboard theirs = legal_moves(pos.opponent, pos.player);
+    out[kInstanceCount] = kMobilityOffset + scalar_mobility(mine);
+    out[kInstanceCount + 1] = kOpponentMobilityOffset + scalar_mobility(theirs);
+    fill_edge_mobility(mine, theirs, out);
     out[kInstanceCount + 2] = kPotentialOffset + scalar_potential(empty & neighbours(pos.opponent));
     out[kInstanceCount + 3] = kOpponentPotentialOffset + scalar_potential(empty & neighbours(pos.player));
     out[kInstanceCount + 4] = kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1);
@@ -314,6 +340,19 @@ void extract_features_reference(const Position& pos, FeatureIndices& out) noexce
     out[kInstanceCount + 3] = static_cast<std::uint32_t>(kOpponentPotentialOffset + std::min(near_mine, kPotentialCap));
     out[kInstanceCount + 4] =
         static_cast<std::uint32_t>(kParityOffset + ((64 - popcount(pos.player | pos.opponent)) & 1));
+    // Edge mobility square by square, in the edge+2x instances' reading order (their first 8 squares).
+    int edge = 0;
+    for (const PatternInstance& inst : kInstances) {
+        if (kShapes[inst.shape].name != "edge+2x") continue;
+        std::uint32_t bits = 0;
+        for (int k = 0; k < 8; ++k) {
+            const int sq = inst.squares[k];
+            if ((pos.player | pos.opponent) & square_bit(sq)) continue;
+            if (flips(pos.player, pos.opponent, sq) != 0) bits |= 1u << k;
+            if (flips(pos.opponent, pos.player, sq) != 0) bits |= 1u << (k + 8);
+        }
+        out[kInstanceCount + 5 + edge++] = static_cast<std::uint32_t>(kEdgeMobilityOffset) + bits;
+    }
 }
 
 }  // namespace reversi::eval

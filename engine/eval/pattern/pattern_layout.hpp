@@ -14,7 +14,8 @@
 // diagonals, b1-d3 and a2-c4).
 // Scalar features: the mobility of the side to move, the mobility of the other side (clamped to
 // kMobilityCap), the potential mobility of each side (empty squares next to the other side's discs,
-// clamped to kPotentialCap) and the parity of the empty count (which also plays the role of a bias).
+// clamped to kPotentialCap), the parity of the empty count (which also plays the role of a bias) and
+// the edge mobility of each edge (which of its squares each side can play now; see kEdgeMobilityOffset).
 //
 // One weight table per game phase; the phase is a bucket of the empty-square count.
 #include <array>
@@ -125,13 +126,20 @@ inline constexpr int kPotentialCap = 40;  // potential mobility: empty squares n
 inline constexpr int kPotentialOffset = kOpponentMobilityOffset + kMobilityCap + 1;
 inline constexpr int kOpponentPotentialOffset = kPotentialOffset + kPotentialCap + 1;
 inline constexpr int kParityOffset = kOpponentPotentialOffset + kPotentialCap + 1;
-inline constexpr int kWeightsPerPhase = kParityOffset + 2;
-static_assert(kWeightsPerPhase == 344564,
+// Edge mobility: on each of the 4 edges (read as the edge+2x instances read them: a1..h1, a8..h8,
+// a1..a8, h1..h8), which of its 8 squares are legal moves for the side to move (bits 0-7) and for the
+// other side (bits 8-15). Legality depends on whole lines through the board, which no disc pattern sees:
+// who can take a corner now, who can enter an edge. One table of 2^16 entries shared by the 4 edges.
+inline constexpr int kEdgeCount = 4;
+inline constexpr int kEdgeMobilityOffset = kParityOffset + 2;
+inline constexpr int kWeightsPerPhase = kEdgeMobilityOffset + (1 << 16);
+static_assert(kWeightsPerPhase == 410100,
               "the feature layout changed: the header field weights-per-phase refuses old files");
 
 // Every position activates exactly kFeatureCount weights of its phase's table: one per instance, then
-// mobility, the other side's mobility, potential mobility, the other side's potential mobility, parity.
-inline constexpr int kScalarCount = 5;
+// mobility, the other side's mobility, potential mobility, the other side's potential mobility, parity,
+// and the edge mobility of the 4 edges.
+inline constexpr int kScalarCount = 5 + kEdgeCount;
 inline constexpr int kFeatureCount = kInstanceCount + kScalarCount;
 
 // Game phases: buckets of kEmptiesPerPhase empty squares (0-5, 6-11, ..., 54-60).
