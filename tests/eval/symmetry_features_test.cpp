@@ -143,7 +143,7 @@ TEST_CASE("features of crafted positions") {
     CHECK(f[kInstanceCount + 2] == kPotentialOffset);              // no disc of the other side
     CHECK(f[kInstanceCount + 3] == kOpponentPotentialOffset + 3);  // b1, a2, b2 touch a1
     CHECK(f[kInstanceCount + 4] == kParityOffset + 1);             // 63 empties: odd
-    for (int e = 0; e < kEdgeCount; ++e) CHECK(f[kInstanceCount + 5 + e] == kEdgeMobilityOffset);  // no move
+    for (int e = 0; e < kEdgeCount; ++e) CHECK(f[kFirstEdgeFeature + e] == kEdgeMobilityOffset);  // no move
 
     // Edge mobility: the side to move (X: d4 e5 g7 g2) can take a1 (over b2 c3); the other side (O: b2 c3
     // f6 f3 c2) can take h8 (over g7) and h1 (over g2). Edges in the edge+2x instances' order: a1..h1,
@@ -159,10 +159,8 @@ TEST_CASE("features of crafted positions") {
     REQUIRE((mine & square_bit(0)) != 0);     // a1 for the side to move
     REQUIRE((theirs & square_bit(63)) != 0);  // h8 for the other side
     REQUIRE((theirs & square_bit(7)) != 0);   // h1 too
-    const auto edge = [&](int e) {
-        return f[kInstanceCount + 5 + e] - static_cast<std::uint32_t>(kEdgeMobilityOffset);
-    };
-    for (int e = 0; e < kEdgeCount; ++e) CHECK(f[kInstanceCount + 5 + e] == ref[kInstanceCount + 5 + e]);
+    const auto edge = [&](int e) { return f[kFirstEdgeFeature + e] - static_cast<std::uint32_t>(kEdgeMobilityOffset); };
+    for (int e = 0; e < kEdgeCount; ++e) CHECK(f[kFirstEdgeFeature + e] == ref[kFirstEdgeFeature + e]);
     CHECK((edge(0) & 1u) != 0);             // a1 is square 0 of the first row
     CHECK((edge(2) & 1u) != 0);             // and of column a
     CHECK((edge(1) & (1u << 15)) != 0);     // h8 is square 7 of the last row, the other side's bit

@@ -90,7 +90,7 @@ constexpr unsigned edge_bits(Bitboard b, int e) noexcept {
 
 void fill_edge_mobility(Bitboard mine, Bitboard theirs, FeatureIndices& out) noexcept {
     for (int e = 0; e < kEdgeCount; ++e) {
-        out[kInstanceCount + 5 + e] = kEdgeMobilityOffset + (edge_bits(mine, e) | edge_bits(theirs, e) << 8);
+        out[kFirstEdgeFeature + e] = kEdgeMobilityOffset + (edge_bits(mine, e) | edge_bits(theirs, e) << 8);
     }
 }
 
@@ -351,7 +351,7 @@ void extract_features_reference(const Position& pos, FeatureIndices& out) noexce
             if (flips(pos.player, pos.opponent, sq) != 0) bits |= 1u << k;
             if (flips(pos.opponent, pos.player, sq) != 0) bits |= 1u << (k + 8);
         }
-        out[kInstanceCount + 5 + edge++] = static_cast<std::uint32_t>(kEdgeMobilityOffset) + bits;
+        out[kFirstEdgeFeature + edge++] = static_cast<std::uint32_t>(kEdgeMobilityOffset) + bits;
     }
 }
 

@@ -138,9 +138,11 @@ static_assert(kWeightsPerPhase == 410100,
 
 // Every position activates exactly kFeatureCount weights of its phase's table: one per instance, then
 // mobility, the other side's mobility, potential mobility, the other side's potential mobility, parity,
-// and the edge mobility of the 4 edges.
-inline constexpr int kScalarCount = 5 + kEdgeCount;
+// and the edge mobility of the 4 edges (features kFirstEdgeFeature ..).
+inline constexpr int kCountScalars = 5;  // the mobility, potential mobility and parity features
+inline constexpr int kScalarCount = kCountScalars + kEdgeCount;
 inline constexpr int kFeatureCount = kInstanceCount + kScalarCount;
+inline constexpr int kFirstEdgeFeature = kInstanceCount + kCountScalars;
 
 // Game phases: buckets of kEmptiesPerPhase empty squares (0-5, 6-11, ..., 54-60).
 inline constexpr int kEmptiesPerPhase = 6;
