@@ -71,7 +71,7 @@ constexpr std::uint32_t scalar_potential(Bitboard squares) noexcept {
     return static_cast<std::uint32_t>(std::min(popcount(squares), kPotentialCap));
 }
 
-// The 8 squares of edge e (0: a1..h1, 1: a8..h8, 2: a1..a8, 3: h1..h8) of b as bits 0-7 in that order.
+// The 8 squares of edge e of b (kEdgeSquares[e]: a1..h1, a8..h8, a1..a8, h1..h8) as bits 0-7 in that order.
 // A column's squares, one per row, are stacked in the top byte by a carry-free multiply.
 constexpr unsigned edge_bits(Bitboard b, int e) noexcept {
     constexpr Bitboard kColumnA = 0x0101010101010101ULL;
@@ -308,13 +308,15 @@ void extract_features_reference(const Position& pos, FeatureIndices& out) noexce
         out[i] = static_cast<std::uint32_t>(kShapeOffsets[inst.shape] + index);
     }
     // Mobility by trying every empty square (flips() is itself checked against a reference in tests/board).
-    int mine = 0;
-    int theirs = 0;
+    Bitboard my_moves = 0;
+    Bitboard their_moves = 0;
     for (int sq = 0; sq < 64; ++sq) {
         if ((pos.player | pos.opponent) & square_bit(sq)) continue;
-        mine += flips(pos.player, pos.opponent, sq) != 0 ? 1 : 0;
-        theirs += flips(pos.opponent, pos.player, sq) != 0 ? 1 : 0;
+        if (flips(pos.player, pos.opponent, sq) != 0) my_moves |= square_bit(sq);
+        if (flips(pos.opponent, pos.player, sq) != 0) their_moves |= square_bit(sq);
     }
+    const int mine = popcount(my_moves);
+    const int theirs = popcount(their_moves);
     // Potential mobility by looking at the 8 neighbours of every empty square.
     int near_theirs = 0;
     int near_mine = 0;
@@ -340,18 +342,15 @@ void extract_features_reference(const Position& pos, FeatureIndices& out) noexce
     out[kInstanceCount + 3] = static_cast<std::uint32_t>(kOpponentPotentialOffset + std::min(near_mine, kPotentialCap));
     out[kInstanceCount + 4] =
         static_cast<std::uint32_t>(kParityOffset + ((64 - popcount(pos.player | pos.opponent)) & 1));
-    // Edge mobility square by square, in the edge+2x instances' reading order (their first 8 squares).
-    int edge = 0;
-    for (const PatternInstance& inst : kInstances) {
-        if (kShapes[inst.shape].name != "edge+2x") continue;
+    // Edge mobility square by square, in kEdgeSquares' order.
+    for (int e = 0; e < kEdgeCount; ++e) {
         std::uint32_t bits = 0;
         for (int k = 0; k < 8; ++k) {
-            const int sq = inst.squares[k];
-            if ((pos.player | pos.opponent) & square_bit(sq)) continue;
-            if (flips(pos.player, pos.opponent, sq) != 0) bits |= 1u << k;
-            if (flips(pos.opponent, pos.player, sq) != 0) bits |= 1u << (k + 8);
+            const Bitboard sq = square_bit(kEdgeSquares[static_cast<std::size_t>(e)][static_cast<std::size_t>(k)]);
+            if (my_moves & sq) bits |= 1u << k;
+            if (their_moves & sq) bits |= 1u << (k + 8);
         }
-        out[kFirstEdgeFeature + edge++] = static_cast<std::uint32_t>(kEdgeMobilityOffset) + bits;
+        out[kFirstEdgeFeature + e] = static_cast<std::uint32_t>(kEdgeMobilityOffset) + bits;
     }
 }
 

@@ -19,6 +19,7 @@
 //
 // One weight table per game phase; the phase is a bucket of the empty-square count.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -126,10 +127,10 @@ inline constexpr int kPotentialCap = 40;  // potential mobility: empty squares n
 inline constexpr int kPotentialOffset = kOpponentMobilityOffset + kMobilityCap + 1;
 inline constexpr int kOpponentPotentialOffset = kPotentialOffset + kPotentialCap + 1;
 inline constexpr int kParityOffset = kOpponentPotentialOffset + kPotentialCap + 1;
-// Edge mobility: on each of the 4 edges (read as the edge+2x instances read them: a1..h1, a8..h8,
-// a1..a8, h1..h8), which of its 8 squares are legal moves for the side to move (bits 0-7) and for the
-// other side (bits 8-15). Legality depends on whole lines through the board, which no disc pattern sees:
-// who can take a corner now, who can enter an edge. One table of 2^16 entries shared by the 4 edges.
+// Edge mobility: on each of the 4 edges (kEdgeSquares below: a1..h1, a8..h8, a1..a8, h1..h8), which
+// of its 8 squares are legal moves for the side to move (bits 0-7) and for the other side (bits 8-15).
+// Legality depends on whole lines through the board, which no disc pattern sees: who can take a corner
+// now, who can enter an edge. One table of 2^16 entries shared by the 4 edges.
 inline constexpr int kEdgeCount = 4;
 inline constexpr int kEdgeMobilityOffset = kParityOffset + 2;
 inline constexpr int kWeightsPerPhase = kEdgeMobilityOffset + (1 << 16);
@@ -139,10 +140,27 @@ static_assert(kWeightsPerPhase == 410100,
 // Every position activates exactly kFeatureCount weights of its phase's table: one per instance, then
 // mobility, the other side's mobility, potential mobility, the other side's potential mobility, parity,
 // and the edge mobility of the 4 edges (features kFirstEdgeFeature ..).
-inline constexpr int kCountScalars = 5;  // the mobility, potential mobility and parity features
-inline constexpr int kScalarCount = kCountScalars + kEdgeCount;
+inline constexpr int kCountFeatureCount = 5;  // the mobility, potential mobility and parity features
+inline constexpr int kScalarCount = kCountFeatureCount + kEdgeCount;
 inline constexpr int kFeatureCount = kInstanceCount + kScalarCount;
-inline constexpr int kFirstEdgeFeature = kInstanceCount + kCountScalars;
+inline constexpr int kFirstEdgeFeature = kInstanceCount + kCountFeatureCount;
+
+// The 8 squares of each edge in the order its edge+2x instance reads them (the instance's first 8
+// squares), edges in instance order: the order of the edge-mobility features and of their bits.
+inline constexpr std::array<std::array<std::int8_t, 8>, kEdgeCount> kEdgeSquares = [] {
+    std::array<std::array<std::int8_t, 8>, kEdgeCount> out{};
+    std::size_t e = 0;
+    for (const PatternInstance& inst : kInstances) {
+        if (kShapes[inst.shape].name != "edge+2x") continue;
+        for (std::size_t k = 0; k < 8; ++k) out[e][k] = inst.squares[k];
+        ++e;
+    }
+    return out;
+}();
+static_assert(kEdgeSquares[0][0] == 0 && kEdgeSquares[0][7] == 7 && kEdgeSquares[1][0] == 56 &&
+                  kEdgeSquares[1][7] == 63 && kEdgeSquares[2][1] == 8 && kEdgeSquares[2][7] == 56 &&
+                  kEdgeSquares[3][0] == 7 && kEdgeSquares[3][7] == 63,
+              "a1..h1, a8..h8, a1..a8, h1..h8: the order the fast edge extraction (features.cpp) reads");
 
 // Game phases: buckets of kEmptiesPerPhase empty squares (0-5, 6-11, ..., 54-60).
 inline constexpr int kEmptiesPerPhase = 6;
