@@ -52,16 +52,32 @@ namespace {
 // their session has ended. (TcpConnection's destructor trims what is left.)
 void configure_allocator() { mallopt(M_MMAP_THRESHOLD, 1 << 20); }
 
+int hardware_threads() {
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(n);
+}
+
+// The server's shares of memory and threads. Sessions hold pointers to them and give their share back
+// when destroyed, and a session can outlive the Server: a connection still open at shutdown (one that did
+// not drain) is destroyed with the io_context's pending handlers. So the budgets are created before the
+// io_context and destroyed after it (run_tcp_server).
+struct ServerBudgets {
+    explicit ServerBudgets(const TcpOptions& options)
+        : memory(options.max_memory_mib), threads(options.max_threads > 0 ? options.max_threads : hardware_threads()) {}
+    session::MemoryBudget memory;
+    session::ThreadBudget threads;
+};
+
 class Server {
 public:
-    Server(asio::io_context& io, const TcpOptions& options)
+    Server(asio::io_context& io, const TcpOptions& options, ServerBudgets& budgets)
         : io_(io),
           options_(options),
           acceptor_(io),
           http_acceptor_(io),
           signals_(io, SIGINT, SIGTERM),
-          budget_(options.max_memory_mib),
-          threads_(options.max_threads > 0 ? options.max_threads : hardware_threads()),
+          budget_(budgets.memory),
+          threads_(budgets.threads),
           shutdown_timer_(io) {
         options_.session.budget = &budget_;
         options_.session.threads = &threads_;
@@ -126,11 +142,6 @@ public:
     }
 
 private:
-    static int hardware_threads() {
-        const unsigned n = std::thread::hardware_concurrency();
-        return n == 0 ? 1 : static_cast<int>(n);
-    }
-
     // An accept loop; restarted after an exception (logged) unless the server is shutting down.
     void spawn_accept_loop(tcp::acceptor& acceptor, bool http) {
         asio::co_spawn(io_, accept_loop(acceptor, http), [this, &acceptor, http](std::exception_ptr error) {
@@ -284,8 +295,8 @@ private:
     HttpOptions http_;  // what every HTTP client is served with
     std::mt19937_64 seeds_{std::random_device{}()};
     asio::signal_set signals_;
-    session::MemoryBudget budget_;
-    session::ThreadBudget threads_;
+    session::MemoryBudget& budget_;
+    session::ThreadBudget& threads_;
     asio::steady_timer shutdown_timer_;
     std::unique_ptr<asio::steady_timer> drain_timer_;
     std::unordered_map<TcpConnection*, std::weak_ptr<TcpConnection>> connections_;
@@ -296,8 +307,9 @@ private:
 
 int run_tcp_server(const TcpOptions& options) {
     configure_allocator();
+    ServerBudgets budgets(options);  // outlives the io_context and the sessions it may still hold
     asio::io_context io(1);
-    auto server = std::make_unique<Server>(io, options);
+    auto server = std::make_unique<Server>(io, options, budgets);
     auto listening = server->listen();
     if (!listening) {
         spdlog::error("{}", listening.error().message);
