@@ -5,6 +5,7 @@
 // pages the whole table fits in the TLB. Where the advice is refused the memory is ordinary pages.
 #include <cstddef>
 #include <memory>
+#include <new>
 #include <type_traits>
 
 namespace reversi {
@@ -31,5 +32,39 @@ template <class T>
     std::uninitialized_value_construct_n(first, n);
     return HugeArray<T>(first);
 }
+
+// A std::allocator for the large arrays read at random in the search (the evaluation's weights): an
+// allocation of kHugeAllocatorMinBytes or more goes to allocate_huge, a smaller one to operator new (a
+// vector of a few entries does not take a 2 MiB page). Stateless: any two compare equal.
+inline constexpr std::size_t kHugeAllocatorMinBytes = std::size_t{1} << 20;
+
+template <class T>
+struct HugePageAllocator {
+    using value_type = T;
+    HugePageAllocator() noexcept = default;
+    template <class U>
+    HugePageAllocator(const HugePageAllocator<U>&) noexcept {}
+
+    [[nodiscard]] T* allocate(std::size_t n) {
+        if (n > std::size_t(-1) / sizeof(T)) throw std::bad_array_new_length();
+        const std::size_t bytes = n * sizeof(T);
+        if (bytes < kHugeAllocatorMinBytes)
+            return static_cast<T*>(::operator new (bytes, std::align_val_t{alignof(T)}));
+        void* p = allocate_huge(bytes);
+        if (!p) throw std::bad_alloc();
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t n) noexcept {
+        if (n * sizeof(T) < kHugeAllocatorMinBytes) {
+            ::operator delete (p, std::align_val_t{alignof(T)});
+        } else {
+            free_huge(p);
+        }
+    }
+    template <class U>
+    bool operator==(const HugePageAllocator<U>&) const noexcept {
+        return true;
+    }
+};
 
 }  // namespace reversi

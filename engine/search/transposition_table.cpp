@@ -20,7 +20,7 @@ std::size_t buckets_for(std::size_t mib) noexcept {
 TranspositionTable::TranspositionTable(std::size_t mib) {
     if (!resize(mib)) {
         // Fall back to the smallest table; a search always has a table to write to.
-        buckets_ = std::make_unique<Bucket[]>(1);
+        buckets_ = make_huge_array<Bucket>(1);
         mask_ = 0;
         mib_ = 0;
     }
@@ -28,7 +28,7 @@ TranspositionTable::TranspositionTable(std::size_t mib) {
 
 bool TranspositionTable::resize(std::size_t mib) {
     const std::size_t count = buckets_for(mib);
-    std::unique_ptr<Bucket[]> fresh(new (std::nothrow) Bucket[count]);
+    HugeArray<Bucket> fresh = make_huge_array<Bucket>(count);
     if (!fresh) return false;
     buckets_ = std::move(fresh);
     mask_ = count - 1;

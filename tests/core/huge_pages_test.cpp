@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "engine/core/huge_pages.hpp"
 
@@ -27,6 +28,23 @@ TEST_CASE("huge pages: a size that overflows gives nullptr, not a crash") {
     void* p = allocate_huge(0);  // a zero size is one page, freed like any other
     CHECK(p != nullptr);
     free_huge(p);
+}
+
+TEST_CASE("huge pages: the allocator puts large vectors in 2 MiB pages and small ones on the heap") {
+    constexpr std::uintptr_t kAlign = std::uintptr_t{2} << 20;
+    using Vec = std::vector<std::int16_t, HugePageAllocator<std::int16_t>>;
+    Vec large(kHugeAllocatorMinBytes / sizeof(std::int16_t) + 5, 0);
+    CHECK(reinterpret_cast<std::uintptr_t>(large.data()) % kAlign == 0);
+    large.back() = -7;
+    Vec copy = large;  // copies, resizes and comparisons work as with std::allocator
+    CHECK(copy == large);
+    copy.resize(3);  // shrinking keeps the allocation; shrink_to_fit moves it to the heap
+    copy.shrink_to_fit();
+    CHECK(copy.size() == 3);
+    Vec small(10, 1);
+    small.push_back(2);
+    CHECK(small.back() == 2);
+    CHECK(HugePageAllocator<int>{} == HugePageAllocator<std::int16_t>{});
 }
 
 }  // namespace reversi
