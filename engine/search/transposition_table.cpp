@@ -21,6 +21,7 @@ TranspositionTable::TranspositionTable(std::size_t mib) {
     if (!resize(mib)) {
         // Fall back to the smallest table; a search always has a table to write to.
         buckets_ = make_huge_array<Bucket>(1);
+        if (!buckets_) throw std::bad_alloc();  // not even 2 MiB: as std::make_unique would
         mask_ = 0;
         mib_ = 0;
     }
