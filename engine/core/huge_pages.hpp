@@ -1,8 +1,9 @@
 #pragma once
-// Memory for the large tables (the transposition tables): aligned to 2 MiB and, on Linux, advised as
-// transparent huge pages (madvise MADV_HUGEPAGE; most kernels grant them only when asked). A table of
-// hundreds of MiB probed at random misses the TLB at almost every probe with 4 KiB pages; with 2 MiB
-// pages the whole table fits in the TLB. Where the advice is refused the memory is ordinary pages.
+// Memory for the large tables read at random (the transposition tables, the pattern weights): aligned
+// to 2 MiB and, on Linux, advised as transparent huge pages (madvise MADV_HUGEPAGE; most kernels grant
+// them only when asked). A table of hundreds of MiB probed at random misses the TLB at almost every probe
+// with 4 KiB pages; with 2 MiB pages the whole table fits in the TLB. Where the advice is refused the
+// memory is ordinary pages.
 #include <cstddef>
 #include <memory>
 #include <new>
