@@ -1,5 +1,10 @@
 #include "engine/endgame/last_empties.hpp"
 
+#include <array>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
 
@@ -12,16 +17,78 @@ constexpr int kInfinity = kScoreMax + 1;
 // Quadrant index 0-3 of a square (a1-d4, e1-h4, a5-d8, e5-h8).
 constexpr int quadrant(int sq) noexcept { return ((sq >> 5) & 2) | ((sq >> 2) & 1); }
 
+#ifdef __BMI2__
+// The four lines through each square (row, column, diagonal, anti-diagonal) as masks, and the square's
+// place among each mask's squares (ascending).
+struct SquareLines {
+    std::array<Bitboard, 4> mask{};
+    std::array<std::uint8_t, 4> place{};
+};
+constexpr std::array<SquareLines, 64> kSquareLines = [] {
+    std::array<SquareLines, 64> out{};
+    constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};  // (row, column) steps
+    for (int sq = 0; sq < 64; ++sq) {
+        for (int l = 0; l < 4; ++l) {
+            Bitboard mask = 0;
+            for (int k = -7; k <= 7; ++k) {
+                const int r = sq / 8 + k * kSteps[l][0];
+                const int c = sq % 8 + k * kSteps[l][1];
+                if (r >= 0 && r < 8 && c >= 0 && c < 8) mask |= square_bit(r * 8 + c);
+            }
+            out[sq].mask[l] = mask;
+            out[sq].place[l] = static_cast<std::uint8_t>(popcount(mask & (square_bit(sq) - 1)));
+        }
+    }
+    return out;
+}();
+
+// kLineFlips[i][b]: the discs flipped along a line of 8 cells by a move on cell i, when b holds the
+// mover's cells and every other cell is the opponent's: in each direction, the opponent cells before the
+// first of the mover's (none when the line ends first). Cells past a shorter line's end read as 0: a run
+// into them never meets the mover's disc, so it flips nothing, as on the board.
+constexpr std::array<std::array<std::uint8_t, 256>, 8> kLineFlips = [] {
+    std::array<std::array<std::uint8_t, 256>, 8> out{};
+    for (int i = 0; i < 8; ++i) {
+        for (int b = 0; b < 256; ++b) {
+            int n = 0;
+            for (const int step : {-1, 1}) {
+                int run = 0;
+                int k = i + step;
+                while (k >= 0 && k < 8 && !(b & (1 << k))) {
+                    ++run;
+                    k += step;
+                }
+                if (k >= 0 && k < 8) n += run;
+            }
+            out[i][b] = static_cast<std::uint8_t>(n);
+        }
+    }
+    return out;
+}();
+#endif
+
 }  // namespace
+
+int last_flip_count(Bitboard P, int x) noexcept {
+#ifdef __BMI2__
+    const SquareLines& lines = kSquareLines[static_cast<std::size_t>(x)];
+    int n = 0;
+    for (int l = 0; l < 4; ++l) {
+        const auto bits = static_cast<std::size_t>(_pext_u64(P, lines.mask[l]));
+        n += kLineFlips[lines.place[l]][bits];
+    }
+    return n;
+#else
+    return popcount(flips(P, ~(P | square_bit(x)), x));
+#endif
+}
 
 int solve_1(Bitboard P, int x, std::uint64_t& nodes) noexcept {
     ++nodes;
-    const Bitboard O = ~(P | square_bit(x));
     const int p = popcount(P);
-    const Bitboard f = flips_if_adjacent(P, O, x);
-    if (f) return 2 * (p + popcount(f)) - 62;  // (p + n + 1) - (63 - p - n)
-    const Bitboard g = flips_if_adjacent(O, P, x);
-    if (g) return 2 * (p - popcount(g)) - 64;  // (p - m) - (63 - p + m + 1)
+    if (const int n = last_flip_count(P, x)) return 2 * (p + n) - 62;  // (p + n + 1) - (63 - p - n)
+    const Bitboard O = ~(P | square_bit(x));
+    if (const int m = last_flip_count(O, x)) return 2 * (p - m) - 64;  // (p - m) - (63 - p + m + 1)
     return final_score(P, 1);
 }
 

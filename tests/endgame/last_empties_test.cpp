@@ -42,6 +42,21 @@ TEST_CASE("flips_if_adjacent equals flips on every empty square of 4,000 positio
     CHECK(moves > 4000);  // the positions have moves to check, not only empty squares without any
 }
 
+TEST_CASE("last_flip_count equals the flips' count on every square of 200,000 boards with one empty square") {
+    std::mt19937_64 rng(17);
+    int moves = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const int x = static_cast<int>(rng() % 64);
+        const Bitboard P = rng() & ~square_bit(x);
+        const Bitboard O = ~(P | square_bit(x));
+        const int expected = popcount(flips(P, O, x));
+        REQUIRE(endgame::last_flip_count(P, x) == expected);
+        REQUIRE(endgame::last_flip_count(O, x) == popcount(flips(O, P, x)));
+        moves += expected != 0;
+    }
+    CHECK(moves > 100000);  // most random boards give the move something to flip
+}
+
 TEST_CASE("solve_1..solve_4 equal the plain solver on 4,000 positions with 1-4 empties, all windows") {
     std::mt19937 rng(5);
     int checked = 0;
