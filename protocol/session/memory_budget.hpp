@@ -13,8 +13,10 @@ namespace reversi::session {
 // What a session holds beyond its two tables while it solves endgames: search and solver state, its job
 // thread's stack and allocator arena (measured 3.4-3.9 MiB per session).
 inline constexpr std::size_t kSessionOverheadMiB = 4;
-// The server without sessions: code, the embedded weights decoded once, Asio (measured 4-9 MiB resident).
-inline constexpr std::size_t kServerBaseMiB = 16;
+// The server without sessions: code, Asio and the embedded evaluation, decoded on the first session and
+// shared by all (its weights, 8.2 MB, and their blended tables, 49 MB in 2 MiB pages; measured 63 MiB
+// resident once a session of Hash 1 has left, docs/security.md "Memory").
+inline constexpr std::size_t kServerBaseMiB = 68;
 
 // MiB a session with this Hash size may use (both tables and the rest of its state).
 [[nodiscard]] constexpr std::size_t session_memory_mib(std::size_t hash_mib) noexcept {

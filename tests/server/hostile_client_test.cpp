@@ -421,8 +421,8 @@ constexpr const char* kTwentyEmpties[] = {
 }  // namespace
 
 TEST_CASE("hostile tcp: the memory budget holds while every admitted session solves endgames") {
-    // 16 MiB for the server, 36 per session (Hash 16): 4 sessions fit in 160, the 5th and 6th are refused.
-    ServerProcess server({"--max-memory", "160", "--hash", "16"});
+    // 68 MiB for the server, 36 per session (Hash 16): 4 sessions fit in 212, the 5th and 6th are refused.
+    ServerProcess server({"--max-memory", "212", "--hash", "16"});
     std::vector<LineChannel> admitted;
     int refused = 0;
     for (int i = 0; i < 6; ++i) {
@@ -450,14 +450,15 @@ TEST_CASE("hostile tcp: the memory budget holds while every admitted session sol
         for (auto& c : admitted) REQUIRE(!c.read_until("bestmove ", 120s).empty());
     }
     const long peak_mib = server.process().peak_rss_kib() / 1024;
-    MESSAGE("4 sessions x 3 solves under --max-memory 160: peak RSS " << peak_mib << " MiB");
-    if (!kSanitized) CHECK(peak_mib <= 160);
-    admitted.clear();  // the sessions end: their tables go back to the system
+    MESSAGE("4 sessions x 3 solves under --max-memory 212: peak RSS " << peak_mib << " MiB");
+    if (!kSanitized) CHECK(peak_mib <= 212);
+    admitted.clear();  // the sessions end: their tables (4 x 36 MiB) go back to the system
     const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (server.process().rss_kib() > 64 * 1024 && std::chrono::steady_clock::now() < deadline) {
+    constexpr long kAfterKiB = 96 * 1024;  // the shared evaluation (about 60 MiB) stays
+    while (server.process().rss_kib() > kAfterKiB && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(50ms);  // polling the server's RSS, not synchronisation
     }
-    if (!kSanitized) CHECK(server.process().rss_kib() <= 64 * 1024);
+    if (!kSanitized) CHECK(server.process().rss_kib() <= kAfterKiB);
     expect_alive(server);
 }
 

@@ -137,9 +137,9 @@ TEST_CASE("tcp a full server tells the new client and closes it") {
 }
 
 TEST_CASE("tcp memory budget limits sessions and Hash") {
-    // The server keeps 16 MiB for itself; a session counts 2 x Hash + 4 (search table, endgame solver
-    // table, the rest of its state): two sessions of Hash 16 take 16 + 72 of 100, leaving 12.
-    ServerProcess server({"--max-memory", "100", "--hash", "16"});
+    // The server keeps 68 MiB for itself; a session counts 2 x Hash + 4 (search table, endgame solver
+    // table, the rest of its state): two sessions of Hash 16 take 68 + 72 of 152, leaving 12.
+    ServerProcess server({"--max-memory", "152", "--hash", "16"});
     LineChannel a = server.connect();
     LineChannel b = server.connect();
     b.send("isready");
@@ -219,7 +219,7 @@ TEST_CASE("tcp an NBoard session on the server") {
 }
 
 TEST_CASE("tcp short load: 64 clients with short searches and random stops") {
-    ServerProcess server({"--max-sessions", "64", "--hash", "1", "--max-memory", "400"});  // 16 + 64 x (2 + 4)
+    ServerProcess server({"--max-sessions", "64", "--hash", "1", "--max-memory", "452"});  // 68 + 64 x (2 + 4)
     constexpr int kClients = 64;
     std::vector<std::thread> threads;
     std::atomic<int> gos{0}, answered{0}, failures{0};

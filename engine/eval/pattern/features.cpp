@@ -243,14 +243,9 @@ void gather_digit_planes(const Position& pos, FeatureIndices& out) noexcept {
     fill_scalars(pos, out);
 }
 
-template <std::size_t... I>
-PhaseSums sum_all(const Position& pos, const std::int16_t* first, const std::int16_t* second,
-                  std::index_sequence<I...>) noexcept {
-    PhaseSums sums;
-    const auto add = [&](std::uint32_t index) {
-        sums.first += first[index];
-        sums.second += second[index];
-    };
+// Calls add(index) for every weight index the position activates (the indices of extract_features).
+template <class Add, std::size_t... I>
+void for_each_index(const Position& pos, Add&& add, std::index_sequence<I...>) noexcept {
     if constexpr (kHaveDigitPlanes) {
         alignas(64) std::array<std::uint32_t, 64> index;
         digit_plane_indices(pos, index.data());
@@ -263,13 +258,25 @@ PhaseSums sum_all(const Position& pos, const std::int16_t* first, const std::int
     FeatureIndices scalars;
     fill_scalars(pos, scalars);
     for (int i = kInstanceCount; i < kFeatureCount; ++i) add(scalars[i]);
-    return sums;
 }
 
 }  // namespace
 
 PhaseSums sum_feature_weights(const Position& pos, const std::int16_t* first, const std::int16_t* second) noexcept {
-    return sum_all(pos, first, second, std::make_index_sequence<kInstanceCount>{});
+    PhaseSums sums;
+    const auto add = [&](std::uint32_t index) {
+        sums.first += first[index];
+        sums.second += second[index];
+    };
+    for_each_index(pos, add, std::make_index_sequence<kInstanceCount>{});
+    return sums;
+}
+
+int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept {
+    int sum = 0;
+    const auto add = [&](std::uint32_t index) { sum += table[index]; };
+    for_each_index(pos, add, std::make_index_sequence<kInstanceCount>{});
+    return sum;
 }
 
 void extract_features_portable(const Position& pos, FeatureIndices& out) noexcept {

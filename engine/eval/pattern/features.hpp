@@ -30,13 +30,16 @@ void extract_features_digit_planes(const Position& pos, FeatureIndices& out) noe
 void extract_features_reference(const Position& pos, FeatureIndices& out) noexcept;
 
 // The evaluation's hot path: the sums of the weights the position activates in two phase tables at
-// once (the blended phases), without storing the indices (the same indices as extract_features).
+// once (the blended phases), or in one pre-blended table, without storing the indices (the same indices
+// as extract_features).
 struct PhaseSums {
     int first = 0;
     int second = 0;
 };
 [[nodiscard]] PhaseSums sum_feature_weights(const Position& pos, const std::int16_t* first,
                                             const std::int16_t* second) noexcept;
+// The sum of the weights the position activates in one table (a blended table: blended_weights.hpp).
+[[nodiscard]] int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept;
 
 [[nodiscard]] constexpr int empties_of(const Position& pos) noexcept {
     return 64 - popcount(pos.player | pos.opponent);

@@ -7,7 +7,8 @@ namespace reversi::eval {
 namespace {
 
 // The embedded weights, decoded once per process and immutable afterwards: every evaluator made from
-// them (each session's searcher and endgame solver) shares this one table set (6.9 MB).
+// them (each session's searcher and endgame solver) shares this one table set (8.2 MB) and its blended
+// tables (49 MB).
 Expected<std::shared_ptr<const WeightSet>> decode_embedded() {
     auto set = decode_weights(default_weights_bytes(), "(embedded default)");
     if (!set) return set.error();
@@ -18,10 +19,20 @@ Expected<std::shared_ptr<const WeightSet>> decode_embedded() {
 
 }  // namespace
 
+PatternEvaluator::PatternEvaluator(std::shared_ptr<const WeightSet> weights) : weights_(std::move(weights)) {
+    if (auto blended = BlendedWeights::build(*weights_)) {
+        blended_ = std::make_shared<const BlendedWeights>(std::move(*blended));
+    }
+}
+
 Expected<PatternEvaluator> PatternEvaluator::embedded_default() {
-    static const Expected<std::shared_ptr<const WeightSet>> shared = decode_embedded();
-    if (!shared) return shared.error();
-    return PatternEvaluator(*shared);
+    // One evaluator per process: its copies share the weights and the blended tables.
+    static const Expected<PatternEvaluator> shared = []() -> Expected<PatternEvaluator> {
+        auto set = decode_embedded();
+        if (!set) return set.error();
+        return PatternEvaluator(*set);
+    }();
+    return shared;
 }
 
 Expected<PatternEvaluator> PatternEvaluator::from_file(const std::string& path) {
@@ -34,6 +45,7 @@ Expected<PatternEvaluator> PatternEvaluator::from_file(const std::string& path) 
 }
 
 int PatternEvaluator::evaluate_units(const Position& pos) const noexcept {
+    if (blended_) return sum_feature_weights(pos, blended_->table(empties_of(pos))) / kBlendDenominator;
     const PhaseBlend blend = phase_blend(empties_of(pos));
     const PhaseSums sums = sum_feature_weights(pos, weights_->phase(blend.phase), weights_->phase(blend.other));
     if (blend.other_weight == 0) return sums.first;

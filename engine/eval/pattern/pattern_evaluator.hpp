@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "engine/eval/evaluator.hpp"
+#include "engine/eval/pattern/blended_weights.hpp"
 #include "engine/eval/pattern/features.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
@@ -16,7 +17,8 @@ namespace reversi::eval {
 
 class PatternEvaluator final : public Evaluator {
 public:
-    explicit PatternEvaluator(std::shared_ptr<const WeightSet> weights) : weights_(std::move(weights)) {}
+    // Builds the set's blended tables (blended_weights.hpp) once; copies of the evaluator share them.
+    explicit PatternEvaluator(std::shared_ptr<const WeightSet> weights);
 
     // The weights shipped in the binary (engine/eval/weights/default_weights_data.cpp).
     [[nodiscard]] static Expected<PatternEvaluator> embedded_default();
@@ -29,8 +31,13 @@ public:
     [[nodiscard]] int evaluate_units(const Position& pos) const noexcept;
     [[nodiscard]] const WeightSet& weights() const noexcept { return *weights_; }
 
+    // Whether the evaluation reads the blended tables (false: the two phase tables, for a set whose
+    // weights are too large to blend in an int16, or when their memory was not available).
+    [[nodiscard]] bool blended() const noexcept { return blended_ != nullptr; }
+
 private:
     std::shared_ptr<const WeightSet> weights_;
+    std::shared_ptr<const BlendedWeights> blended_;
 };
 
 // Rounds a sum in 1/kWeightScale disc to the nearest disc, clamped to [-64, 64].
