@@ -18,23 +18,17 @@ constexpr int kInfinity = kScoreMax + 1;
 constexpr int quadrant(int sq) noexcept { return ((sq >> 5) & 2) | ((sq >> 2) & 1); }
 
 #ifdef __BMI2__
-// The four lines through each square (row, column, diagonal, anti-diagonal) as masks, and the square's
-// place among each mask's squares (ascending).
+// The four lines through each square (row, column and the two diagonals: the rays of moves.hpp in
+// opposite directions, and the square) as masks, and the square's place among each mask's squares.
 struct SquareLines {
     std::array<Bitboard, 4> mask{};
     std::array<std::uint8_t, 4> place{};
 };
 constexpr std::array<SquareLines, 64> kSquareLines = [] {
     std::array<SquareLines, 64> out{};
-    constexpr int kSteps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};  // (row, column) steps
     for (int sq = 0; sq < 64; ++sq) {
         for (int l = 0; l < 4; ++l) {
-            Bitboard mask = 0;
-            for (int k = -7; k <= 7; ++k) {
-                const int r = sq / 8 + k * kSteps[l][0];
-                const int c = sq % 8 + k * kSteps[l][1];
-                if (r >= 0 && r < 8 && c >= 0 && c < 8) mask |= square_bit(r * 8 + c);
-            }
+            const Bitboard mask = detail::kRays[l][sq] | detail::kRays[l + 4][sq] | square_bit(sq);
             out[sq].mask[l] = mask;
             out[sq].place[l] = static_cast<std::uint8_t>(popcount(mask & (square_bit(sq) - 1)));
         }

@@ -20,7 +20,6 @@ namespace reversi::eval {
 inline constexpr int kBlendedTableCount = 60;  // empties 0..59 (phase_blend treats 60 as 59)
 inline constexpr int kMaxBlendableWeight = INT16_MAX / kBlendDenominator;
 static_assert(kMaxBlendableWeight == 2730, "the trained sets stay far below it (1,333 at most in v12)");
-static_assert(kMaxBlendableWeight * kBlendDenominator <= INT16_MAX, "a blended weight fits an int16");
 
 class BlendedWeights {
 public:
