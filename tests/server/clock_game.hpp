@@ -21,7 +21,8 @@ struct ClockGame {
     std::string failure;                 // why the game stopped early (forfeit, no answer)
 };
 
-// Plays one game against itself: both sides start with `clock_ms` and gain `increment_ms` per move.
+// Plays one game against itself: both sides start with `clock_ms` and gain `increment_ms` per move. The
+// clocks start after `isready` is answered, as in a GUI.
 ClockGame play_clock_game(LineChannel& io, std::int64_t clock_ms, std::int64_t increment_ms);
 
 // `count` threads that spin until destroyed or until `limit` has passed, whichever comes first.
