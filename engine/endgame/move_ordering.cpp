@@ -1,7 +1,5 @@
 #include "engine/endgame/move_ordering.hpp"
 
-#include <bit>
-
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/stability.hpp"
@@ -13,19 +11,6 @@ namespace {
 constexpr Bitboard kXSquares = 0x4200000000000042ULL;  // b2, g2, b7, g7
 constexpr Bitboard kCSquares = 0x4281000000008142ULL;  // b1, g1, a2, h2, a7, h7, b8, g8
 constexpr Bitboard kEdges = 0xff818181818181ffULL;
-
-// Mover's discs on the four edges that the edge table proves stable (cheap part of the stability bound).
-int edge_stability(Bitboard own, Bitboard other) noexcept {
-    auto column = [](Bitboard b, int c) {
-        return static_cast<unsigned>((((b >> c) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
-    };
-    const unsigned top = edge_stable(static_cast<unsigned>(own & 0xff), static_cast<unsigned>(other & 0xff));
-    const unsigned bottom = edge_stable(static_cast<unsigned>(own >> 56), static_cast<unsigned>(other >> 56));
-    const unsigned left = edge_stable(column(own, 0), column(other, 0));
-    const unsigned right = edge_stable(column(own, 7), column(other, 7));
-    // Corners are counted twice (on both of their edges); that is harmless for ordering.
-    return std::popcount(top) + std::popcount(bottom) + std::popcount(left) + std::popcount(right);
-}
 
 // Squares next to at least one square of `b` (8 directions, no wrap-around).
 constexpr Bitboard neighbours(Bitboard b) noexcept {

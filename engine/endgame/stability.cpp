@@ -1,6 +1,7 @@
 #include "engine/endgame/stability.hpp"
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 namespace reversi::endgame {
@@ -121,6 +122,17 @@ FullLines full_lines(Bitboard occupied) noexcept {
 }  // namespace
 
 unsigned edge_stable(unsigned owner, unsigned other) noexcept { return edge_table().stable(owner, other) & owner; }
+
+int edge_stability(Bitboard owner, Bitboard other) noexcept {
+    const EdgeTable& table = edge_table();
+    const auto stable = [&table](unsigned own_line, unsigned other_line) {
+        return std::popcount(table.stable(own_line, other_line) & own_line);
+    };
+    return stable(static_cast<unsigned>(owner & 0xff), static_cast<unsigned>(other & 0xff)) +
+           stable(static_cast<unsigned>(owner >> 56), static_cast<unsigned>(other >> 56)) +
+           stable(column_to_line(owner, 0), column_to_line(other, 0)) +
+           stable(column_to_line(owner, 7), column_to_line(other, 7));
+}
 
 Bitboard stable_discs(Bitboard owner, Bitboard other) noexcept {
     const EdgeTable& table = edge_table();

@@ -16,4 +16,8 @@ namespace reversi::endgame {
 // Stable discs of `owner` on one 8-square line (bit i = i-th square), from the edge table.
 [[nodiscard]] unsigned edge_stable(unsigned owner, unsigned other) noexcept;
 
+// The number of `owner`'s discs on the four edges that the edge table proves stable, the corners counted
+// on both of their edges (a move-ordering term: one table access for the four edge_stable lines).
+[[nodiscard]] int edge_stability(Bitboard owner, Bitboard other) noexcept;
+
 }  // namespace reversi::endgame

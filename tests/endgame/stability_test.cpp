@@ -1,7 +1,9 @@
 // Stable discs: no sequence of moves may ever flip a disc that stable_discs() reports.
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <random>
+#include <utility>
 
 #include "engine/board/random_move.hpp"
 #include "engine/endgame/stability.hpp"
@@ -49,4 +51,24 @@ TEST_CASE("stability on crafted boards") {
     CHECK(endgame::edge_stable(0x55, 0xaa) == 0x55);
     // A lone disc in the middle of an empty edge is not stable.
     CHECK(endgame::edge_stable(0x08, 0) == 0);
+}
+
+TEST_CASE("edge_stability counts the edge table's stable discs of the four edges") {
+    // The reference: edge_stable on each edge line, gathered square by square.
+    const auto line = [](Bitboard b, int first, int step) {
+        unsigned out = 0;
+        for (int i = 0; i < 8; ++i) out |= static_cast<unsigned>(b >> (first + i * step) & 1u) << i;
+        return out;
+    };
+    std::mt19937_64 rng(31);
+    for (int n = 0; n < 20000; ++n) {
+        const Bitboard occupied = rng() | rng();  // mostly full boards: many stable edges
+        const Bitboard owner = occupied & rng();
+        const Bitboard other = occupied & ~owner;
+        int expected = 0;
+        for (const auto& [first, step] : {std::pair{0, 1}, std::pair{56, 1}, std::pair{0, 8}, std::pair{7, 8}}) {
+            expected += std::popcount(endgame::edge_stable(line(owner, first, step), line(other, first, step)));
+        }
+        REQUIRE(endgame::edge_stability(owner, other) == expected);
+    }
 }
