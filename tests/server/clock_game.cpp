@@ -7,10 +7,9 @@ namespace reversi::testing {
 ClockGame play_clock_game(LineChannel& io, std::int64_t clock_ms, std::int64_t increment_ms) {
     using Clock = std::chrono::steady_clock;
     ClockGame game;
-    // As a GUI does before its clocks start: the engine's start-up (decoding and blending the weights,
-    // allocating its tables; seconds under ThreadSanitizer beside CPU hogs) is not charged to the first move.
-    io.send("isready");
-    if (io.read_until("readyok", 60s).empty()) {
+    // The engine's start-up (decoding and blending the weights, allocating its tables; seconds under
+    // ThreadSanitizer beside CPU hogs) is not charged to the first move.
+    if (!io.wait_ready()) {
         game.failure = "no readyok within 60 s";
         return game;
     }

@@ -116,6 +116,10 @@ std::vector<std::string> LineChannel::read_until(const std::string& prefix, std:
     }
 }
 
+bool LineChannel::wait_ready(std::chrono::milliseconds timeout) {
+    return send("isready") && !read_until("readyok", timeout).empty();
+}
+
 bool LineChannel::wait_closed(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (std::chrono::steady_clock::now() < deadline) {

@@ -31,6 +31,9 @@ public:
     std::optional<std::string> read_line(std::chrono::milliseconds timeout = 10s);
     // Reads lines until one starts with `prefix`; the lines read (the match last) or empty on timeout.
     std::vector<std::string> read_until(const std::string& prefix, std::chrono::milliseconds timeout = 10s);
+    // Sends isready and reads up to its readyok, as a GUI does before its clocks start (an engine that has
+    // just been launched answers after its start-up: seconds under the sanitizers); false on timeout.
+    bool wait_ready(std::chrono::milliseconds timeout = 60s);
     // True when the peer closed the stream within the timeout (any pending lines are skipped).
     bool wait_closed(std::chrono::milliseconds timeout = 10s);
     void close_write();

@@ -317,8 +317,7 @@ TEST_CASE("searches with helper threads and MultiPV through the protocol") {
 TEST_CASE("go infinite answers isready during the search and stop brings the bestmove") {
     EngineProcess engine;
     auto& io = engine.io();
-    io.send("isready");  // the start-up first (seconds under ThreadSanitizer): the 2 s below is the search's
-    REQUIRE(!io.read_until("readyok", 30s).empty());
+    REQUIRE(io.wait_ready());  // the start-up first (seconds under ThreadSanitizer): the 2 s below is the search's
     io.send("go infinite");
     std::this_thread::sleep_for(50ms);
     io.send("isready");
