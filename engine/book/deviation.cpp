@@ -8,7 +8,7 @@ namespace {
 
 class Grower {
 public:
-    Grower(Book& book, const DeviationOptions& options, const PositionEvaluator& evaluate,
+    Grower(Book& book, const DeviationOptions& options, const BatchEvaluator& evaluate,
            const GrowthCallbacks& callbacks, const std::atomic<bool>* stop)
         : book_(book), options_(options), evaluate_(evaluate), callbacks_(callbacks), stop_(stop) {}
 
@@ -53,7 +53,7 @@ private:
 
     Book& book_;
     const DeviationOptions& options_;
-    const PositionEvaluator& evaluate_;
+    const BatchEvaluator& evaluate_;
     const GrowthCallbacks& callbacks_;
     const std::atomic<bool>* stop_;
     std::unordered_map<BookKey, int, BookKeyHash> visited_;  // the smallest ply each position was expanded at
@@ -64,6 +64,12 @@ private:
 
 GrowthReport grow_by_deviation(Book& book, const Position& root, const DeviationOptions& options,
                                const PositionEvaluator& evaluate, const GrowthCallbacks& callbacks,
+                               const std::atomic<bool>* stop) {
+    return grow_by_deviation(book, root, options, one_at_a_time(evaluate), callbacks, stop);
+}
+
+GrowthReport grow_by_deviation(Book& book, const Position& root, const DeviationOptions& options,
+                               const BatchEvaluator& evaluate, const GrowthCallbacks& callbacks,
                                const std::atomic<bool>* stop) {
     Grower grower(book, options, evaluate, callbacks, stop);
     Position start = root;

@@ -33,8 +33,13 @@ struct GrowthCallbacks {
 };
 
 // Grows `book` from `root` (a standard 8x8 position). Values are negamaxed before every save and at the end.
+// The batch form evaluates the moves of each new position in one call (parallel leaf searches); both
+// give the same book when their evaluators give the same values.
 GrowthReport grow_by_deviation(Book& book, const Position& root, const DeviationOptions& options,
                                const PositionEvaluator& evaluate, const GrowthCallbacks& callbacks = {},
+                               const std::atomic<bool>* stop = nullptr);
+GrowthReport grow_by_deviation(Book& book, const Position& root, const DeviationOptions& options,
+                               const BatchEvaluator& evaluate, const GrowthCallbacks& callbacks = {},
                                const std::atomic<bool>* stop = nullptr);
 
 }  // namespace reversi::book

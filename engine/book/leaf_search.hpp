@@ -3,6 +3,10 @@
 // the engine's own Searcher as it plays (NegaScout, the trained evaluation, Multi-ProbCut 73%, the evaluated
 // move ordering) at a fixed depth, and an exact solve at `solve_empties` or fewer empties.
 #include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "engine/book/node_values.hpp"
 #include "engine/search/searcher.hpp"
@@ -21,5 +25,29 @@ void use_engine_search_options(Searcher& searcher, int threads);
 // `stop` ends a search early (its value is then not to be stored: the caller checks `stop`).
 [[nodiscard]] PositionEvaluator searched_evaluator(Searcher& searcher, const LeafSearch& leaf,
                                                    const std::atomic<bool>& stop);
+
+// Leaf searches on `jobs` threads at once, for `build`: one Searcher per job (with `threads` search
+// threads; one is best, as the engine's search gains little from a second thread at book depths), the
+// positions of a batch handed out in order. Every search starts from a cleared table, so that with one
+// search thread a value depends only on its position: the values, and the book, do not depend on the
+// number of jobs.
+class ParallelLeafSearch {
+public:
+    ParallelLeafSearch(int jobs, int threads, std::size_t hash_mib, const LeafSearch& leaf,
+                       const std::atomic<bool>& stop);
+
+    // The values of `positions`, in their order (a BatchEvaluator).
+    [[nodiscard]] std::vector<int> operator()(const std::vector<Position>& positions);
+
+    [[nodiscard]] const std::string& evaluation_status() const noexcept;
+    [[nodiscard]] int jobs() const noexcept { return static_cast<int>(searchers_.size()); }
+
+private:
+    [[nodiscard]] int search(Searcher& searcher, const Position& pos) const;
+
+    std::vector<std::unique_ptr<Searcher>> searchers_;
+    LeafSearch leaf_;
+    const std::atomic<bool>& stop_;
+};
 
 }  // namespace reversi::book

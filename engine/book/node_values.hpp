@@ -15,11 +15,21 @@ namespace reversi::book {
 // move_values).
 using PositionEvaluator = std::function<int(const Position&)>;
 
+// The values of several positions at once, in their order (the tool's parallel leaf searches,
+// leaf_search.hpp); each value is what the matching PositionEvaluator gives that position alone.
+using BatchEvaluator = std::function<std::vector<int>(const std::vector<Position>&)>;
+
+// A BatchEvaluator calling `evaluate` on each position in turn.
+[[nodiscard]] BatchEvaluator one_at_a_time(PositionEvaluator evaluate);
+
 [[nodiscard]] int clamp_book_value(int v) noexcept;
 
 // Every legal move of `pos` (which has one) with its value from pos's side to move, squares ascending;
-// adds the evaluator calls to `evaluations`.
+// adds the evaluator calls to `evaluations`. The batch form evaluates the positions of all the moves
+// that need a value in one call.
 [[nodiscard]] std::vector<BookMove> move_values(const Book& book, const Position& pos,
                                                 const PositionEvaluator& evaluate, std::size_t& evaluations);
+[[nodiscard]] std::vector<BookMove> move_values(const Book& book, const Position& pos, const BatchEvaluator& evaluate,
+                                                std::size_t& evaluations);
 
 }  // namespace reversi::book

@@ -36,6 +36,7 @@ struct BuildSettings {
     book::LeafSearch leaf;
     std::size_t hash_mib = 64;
     int threads = 1;
+    int jobs = 1;
     double time_limit_s = 0;  // 0: none
 };
 
@@ -46,12 +47,11 @@ int build(const BuildSettings& s) {
         return 1;
     }
     book::Book book = std::move(*opened);
-    Searcher searcher(s.hash_mib);
-    book::use_engine_search_options(searcher, s.threads);
-    std::fprintf(stderr, "reversi-book: evaluation %s; depth %d, exact solve at %d empties or fewer\n",
-                 searcher.evaluation_status().c_str(), s.leaf.depth, s.leaf.solve_empties);
     const std::atomic<bool> never{false};
-    const auto evaluate = book::searched_evaluator(searcher, s.leaf, never);
+    book::ParallelLeafSearch searches(s.jobs, s.threads, s.hash_mib, s.leaf, never);
+    std::fprintf(stderr, "reversi-book: evaluation %s; depth %d, exact solve at %d empties or fewer; %d job(s)\n",
+                 searches.evaluation_status().c_str(), s.leaf.depth, s.leaf.solve_empties, searches.jobs());
+    const book::BatchEvaluator evaluate = [&searches](const std::vector<Position>& p) { return searches(p); };
     const auto start = Clock::now();
     auto last_report = start;
     std::atomic<bool> stop{false};
@@ -175,7 +175,10 @@ int run_build(const cli::ParsedArgs& args) {
     if (!common) return usage_error(common.error().message);
     auto deviation = args.get_int("deviation", 2, 0, 128);
     auto time_limit = args.get_int("time-limit", 0, 0, 100000000);
-    if (!deviation || !time_limit) return usage_error((!deviation ? deviation : time_limit).error().message);
+    auto jobs = args.get_int("jobs", 1, 1, 256);
+    for (const auto* v : {&deviation, &time_limit, &jobs}) {
+        if (!*v) return usage_error(v->error().message);
+    }
     auto roots = build_roots(args);
     if (!roots) return usage_error(roots.error().message);
     BuildSettings s;
@@ -185,6 +188,7 @@ int run_build(const cli::ParsedArgs& args) {
     s.leaf = common->leaf;
     s.hash_mib = common->hash_mib;
     s.threads = common->threads;
+    s.jobs = static_cast<int>(*jobs);
     s.time_limit_s = static_cast<double>(*time_limit);
     book_tool::install_stop_signals();
     return build(s);
@@ -266,7 +270,10 @@ int main(int argc, char** argv) {
          {"solve-empties", true, "build, learn, import-edax: exact solve at this many empties or fewer (default 20)"},
          {"save-every", true, "build, learn: save after this many new positions (default 100)"},
          {"hash", true, "build, learn, import-edax: transposition table in MiB (default 64)"},
-         {"threads", true, "build, learn, import-edax: search threads (default 1)"},
+         {"threads", true, "build, learn, import-edax: search threads (default 1; build: of each job)"},
+         {"jobs", true,
+          "build: leaf searches at once, one table each, each from a cleared table (default 1; the book is the same "
+          "for any number)"},
          {"from", true, "build: grow from the position after these moves (default: the start)"},
          {"time-limit", true, "build: stop and save after this many seconds (default: none)"},
          {"openings", true,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds the Release and the ASan+UBSan configurations and runs the whole test
 # suite of each through ctest, then a short libFuzzer run of the protocol parsers (clang) and the threaded
-# tests (protocol, server, the worker pool, the searcher's and the solver's two-thread tests) under
+# tests (protocol, server, the worker pool, the searcher's and the solver's two-thread tests, the book's
+# parallel leaf searches) under
 # ThreadSanitizer (REVERSI_TSAN=0 skips that stage). Before building it checks the formatting
 # (check-format.sh), that no file includes a higher layer (check-layers.sh) and the Kubernetes manifests
 # offline (check-deploy.sh); after the Release tests,
@@ -40,10 +41,10 @@ for stage in "${stages[@]}"; do
       echo "=== tsan: configure and build the threaded tests" >&2
       cmake --preset tsan >/dev/null
       cmake --build --preset tsan --target reversi-engine tests_protocol tests_server tests_endgame tests_eval \
-        tests_core tests_search
+        tests_core tests_search tests_book
       echo "=== tsan: tests (protocol, server, the worker pool, the searcher's and the endgame solver's two-thread" \
-        "tests, the trainer's build threads)" >&2
-      ctest --preset tsan -R '^(protocol|server|core):|^(search|endgame):.*(two threads|YBWC|worker pool)|^eval:training set: two build threads'
+        "tests, the trainer's build threads, the book's parallel leaf searches)" >&2
+      ctest --preset tsan -R '^(protocol|server|core):|^(search|endgame):.*(two threads|YBWC|worker pool)|^eval:training set: two build threads|^book:.*parallel'
       ;;
     *)
       echo "=== $stage: configure and build" >&2
