@@ -23,11 +23,11 @@ PositionEvaluator searched_evaluator(Searcher& searcher, const LeafSearch& leaf,
 }
 
 ParallelLeafSearch::ParallelLeafSearch(int jobs, int threads, std::size_t hash_mib, const LeafSearch& leaf,
-                                       const std::atomic<bool>& stop)
-    : leaf_(leaf), stop_(stop) {
+                                       const std::atomic<bool>& stop) {
     for (int i = 0; i < std::max(jobs, 1); ++i) {
         searchers_.push_back(std::make_unique<Searcher>(hash_mib));
         use_engine_search_options(*searchers_.back(), threads);
+        evaluators_.push_back(searched_evaluator(*searchers_.back(), leaf, stop));
     }
 }
 
@@ -35,22 +35,20 @@ const std::string& ParallelLeafSearch::evaluation_status() const noexcept {
     return searchers_.front()->evaluation_status();
 }
 
-int ParallelLeafSearch::search(Searcher& searcher, const Position& pos) const {
-    searcher.clear();
-    return searched_evaluator(searcher, leaf_, stop_)(pos);
-}
-
 std::vector<int> ParallelLeafSearch::operator()(const std::vector<Position>& positions) {
     std::vector<int> values(positions.size());
     std::atomic<std::size_t> next{0};
-    const auto work = [&](Searcher& searcher) {
-        for (std::size_t i = next++; i < positions.size(); i = next++) values[i] = search(searcher, positions[i]);
+    const auto work = [&](std::size_t job) {
+        for (std::size_t i = next++; i < positions.size(); i = next++) {
+            searchers_[job]->clear();
+            values[i] = evaluators_[job](positions[i]);
+        }
     };
-    const std::size_t helpers = std::min(searchers_.size(), positions.size());
+    const std::size_t jobs = std::min(searchers_.size(), positions.size());
     {
         std::vector<std::jthread> threads;
-        for (std::size_t j = 1; j < helpers; ++j) threads.emplace_back(work, std::ref(*searchers_[j]));
-        work(*searchers_.front());
+        for (std::size_t j = 1; j < jobs; ++j) threads.emplace_back(work, j);
+        work(0);
     }
     return values;
 }

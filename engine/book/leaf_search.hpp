@@ -43,11 +43,8 @@ public:
     [[nodiscard]] int jobs() const noexcept { return static_cast<int>(searchers_.size()); }
 
 private:
-    [[nodiscard]] int search(Searcher& searcher, const Position& pos) const;
-
     std::vector<std::unique_ptr<Searcher>> searchers_;
-    LeafSearch leaf_;
-    const std::atomic<bool>& stop_;
+    std::vector<PositionEvaluator> evaluators_;  // searched_evaluator of each searcher
 };
 
 }  // namespace reversi::book

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <optional>
 #include <utility>
 
 namespace reversi::book {
@@ -35,7 +34,7 @@ std::vector<BookMove> move_values(const Book& book, const Position& pos, const B
     for (const int sq : squares(pos.moves())) {
         const auto square = static_cast<Move>(sq);
         const BookChild child = book_child(pos, square);
-        std::optional<int> v;
+        int v = 0;  // a move still to be evaluated keeps 0 until its value comes back
         if (child.final_value) {
             v = *child.final_value;
         } else if (const auto known = book.value(child.position)) {
@@ -44,13 +43,13 @@ std::vector<BookMove> move_values(const Book& book, const Position& pos, const B
             to_evaluate.push_back(child.position);
             pending.push_back({moves.size(), child.sign});
         }
-        moves.push_back({square, static_cast<std::int8_t>(clamp_book_value(v.value_or(0)))});
+        moves.push_back({square, static_cast<std::int8_t>(clamp_book_value(v))});
     }
     if (to_evaluate.empty()) return moves;
     const std::vector<int> values = evaluate(to_evaluate);
     assert(values.size() == to_evaluate.size());
     evaluations += to_evaluate.size();
-    for (std::size_t i = 0; i < pending.size() && i < values.size(); ++i) {
+    for (std::size_t i = 0; i < pending.size(); ++i) {
         moves[pending[i].move].value =
             static_cast<std::int8_t>(clamp_book_value(pending[i].sign * clamp_book_value(values[i])));
     }

@@ -3,53 +3,35 @@
 // grown with one.
 #include <doctest/doctest.h>
 
-#include <random>
-
 #include "book_checks.hpp"
 #include "engine/board/notation.hpp"
+#include "engine/book/book_file.hpp"
 #include "engine/book/deviation.hpp"
 #include "engine/book/leaf_search.hpp"
+#include "tests/support/random_positions.hpp"
 
 using namespace reversi;
 using namespace reversi::book;
 
-namespace parallel_leaf_test {
+namespace {
 
-// Positions 10-30 plies into random games (none over).
-std::vector<Position> random_positions(std::size_t count, std::uint32_t seed) {
-    std::mt19937 rng(seed);
+// Positions with a legal move from seeded random games, those with a multiple of 3 discs (a third of them).
+std::vector<Position> positions_to_value(std::size_t count, std::uint64_t seed) {
     std::vector<Position> out;
-    while (out.size() < count) {
-        Position pos = start_position();
-        const int plies = 10 + static_cast<int>(rng() % 21);
-        for (int i = 0; i < plies && !pos.is_over(); ++i) {
-            if (pos.must_pass()) pos = pos.pass();
-            std::vector<int> moves;
-            for (const int sq : squares(pos.moves())) moves.push_back(sq);
-            pos = pos.play_move(static_cast<Move>(moves[rng() % moves.size()]));
-        }
-        if (!pos.is_over() && !pos.must_pass()) out.push_back(pos);
+    for (const Position& pos :
+         reversi::testing::random_positions(Variant::Standard, static_cast<int>(count) * 4, seed)) {
+        if (pos.moves() != 0 && out.size() < count && popcount(pos.player | pos.opponent) % 3 == 0) out.push_back(pos);
     }
+    REQUIRE(out.size() == count);
     return out;
 }
 
-std::vector<std::pair<BookKey, std::vector<BookMove>>> contents(const Book& book) {
-    std::vector<std::pair<BookKey, std::vector<BookMove>>> out;
-    for (const auto& [key, node] : book.nodes()) out.emplace_back(key, node.moves);
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return a.first.player != b.first.player ? a.first.player < b.first.player : a.first.opponent < b.first.opponent;
-    });
-    return out;
-}
-
-}  // namespace parallel_leaf_test
-
-using namespace parallel_leaf_test;
+}  // namespace
 
 TEST_CASE("parallel leaf searches give each position one searcher's value from a cleared table") {
     const std::atomic<bool> never{false};
     const LeafSearch leaf{5, 20};
-    const auto positions = random_positions(24, 3);
+    const auto positions = positions_to_value(24, 3);
     ParallelLeafSearch three(3, 1, 4, leaf, never);
     CHECK(three.jobs() == 3);
     const auto values = three(positions);
@@ -66,18 +48,18 @@ TEST_CASE("parallel leaf searches give each position one searcher's value from a
 }
 
 TEST_CASE("move_values: the batch form gives the single form's values and evaluation count") {
-    const Book book = testing::toy_book(4, 2);
+    const Book book = book::testing::toy_book(4, 2);
     int calls = 0;
     const BatchEvaluator batch = [&calls](const std::vector<Position>& positions) {
         ++calls;
         std::vector<int> v;
-        for (const Position& p : positions) v.push_back(testing::toy_evaluation(p));
+        for (const Position& p : positions) v.push_back(book::testing::toy_evaluation(p));
         return v;
     };
-    for (const Position& pos : random_positions(30, 5)) {
+    for (const Position& pos : positions_to_value(30, 5)) {
         std::size_t single_count = 0, batch_count = 0;
         const int before = calls;
-        const auto single = move_values(book, pos, testing::toy_evaluation, single_count);
+        const auto single = move_values(book, pos, book::testing::toy_evaluation, single_count);
         const auto batched = move_values(book, pos, batch, batch_count);
         CHECK(batched == single);
         CHECK(batch_count == single_count);
@@ -90,14 +72,14 @@ TEST_CASE("a book grown with three parallel jobs is the book grown with one") {
     const LeafSearch leaf{4, 20};
     ParallelLeafSearch one(1, 1, 4, leaf, never);
     ParallelLeafSearch three(3, 1, 4, leaf, never);
-    const BatchEvaluator by_one = [&one](const std::vector<Position>& p) { return one(p); };
-    const BatchEvaluator by_three = [&three](const std::vector<Position>& p) { return three(p); };
+    const BatchEvaluator by_one = std::ref(one);
+    const BatchEvaluator by_three = std::ref(three);
     Book a, b;
     const auto ra = grow_by_deviation(a, start_position(), {5, 2, 0}, by_one);
     const auto rb = grow_by_deviation(b, start_position(), {5, 2, 0}, by_three);
     CHECK(ra.added > 3);
     CHECK(ra.added == rb.added);
     CHECK(ra.evaluations == rb.evaluations);
-    CHECK(contents(a) == contents(b));
-    testing::check_move_values(b);
+    CHECK(encode_book(a) == encode_book(b));
+    book::testing::check_move_values(b);
 }

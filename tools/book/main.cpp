@@ -51,7 +51,7 @@ int build(const BuildSettings& s) {
     book::ParallelLeafSearch searches(s.jobs, s.threads, s.hash_mib, s.leaf, never);
     std::fprintf(stderr, "reversi-book: evaluation %s; depth %d, exact solve at %d empties or fewer; %d job(s)\n",
                  searches.evaluation_status().c_str(), s.leaf.depth, s.leaf.solve_empties, searches.jobs());
-    const book::BatchEvaluator evaluate = [&searches](const std::vector<Position>& p) { return searches(p); };
+    const book::BatchEvaluator evaluate = std::ref(searches);
     const auto start = Clock::now();
     auto last_report = start;
     std::atomic<bool> stop{false};
