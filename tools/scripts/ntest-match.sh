@@ -6,16 +6,20 @@
 #
 # Usage: tools/scripts/ntest-match.sh NTEST_DIR [GAMES] [OUR_LIMIT] [NTEST_DEPTH] [OUT_PREFIX] [-- EXTRA...]
 #   GAMES        games, an even number: each opening twice, colours swapped (default 400)
-#   OUR_LIMIT    the engine's limit as reversi-match keys (default "movetime=30 option.MoveOverhead=5")
+#   OUR_LIMIT    the engine's limit as reversi-match keys (default "movetime=30 option.MoveOverhead=5"),
+#                or "equal": a short calibration match first (CAL_GAMES games, default 20, ours at
+#                tc=1+0) measures NTest's ms/move on this machine now, and ours then plays sudden death
+#                with 30.8 times it (the engine spends its clock over about 30.8 moves a game)
 #   NTEST_DEPTH  NTest's `set depth` (default 14)
 #   OUT_PREFIX   reversi-match --out (default /tmp/ntest-match); --resume continues an interrupted match
+#                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit)
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
 # Environment: ENGINE (default build/release/protocol/reversi-engine), OPENINGS (default
 # ../shared/data/openings/xot/openingssmall.txt), NICE (default 0).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -30,9 +34,40 @@ case "$engine" in /*) ;; *) engine="$(pwd)/$engine" ;; esac
 openings=${OPENINGS:-../shared/data/openings/xot/openingssmall.txt}
 [ -x "$ntest_dir/ntest" ] || { echo "ntest-match: $ntest_dir/ntest is missing or not executable" >&2; exit 2; }
 [ -x "$engine" ] || { echo "ntest-match: $engine is missing: build it first (cmake --build --preset release)" >&2; exit 2; }
-# shellcheck disable=SC2086  # OUR_LIMIT is a list of keys
-nice -n "${NICE:-0}" build/release/tools/reversi-match \
-  --engine name=reversi cmd="$engine" $ours \
-  --engine name=ntest cmd="$ntest_dir/ntest x" dir="$ntest_dir" proto=nboard depth="$depth" \
-  --openings "$openings" --games "$games" --concurrency 1 --progress off --out "$out" "$@"
+# Mean ms/move of `name` in a match's GGF file (ggf-times.py's line "name: N timed moves, mean M ms/move, ...").
+mean_ms() { python3 tools/scripts/ggf-times.py "$1" | sed -n "s/^$2: .* mean \([0-9.]*\) ms\/move.*/\1/p"; }
+play() {  # play OUT_PREFIX GAMES OUR_LIMIT [EXTRA...]
+  local prefix=$1 n=$2 limit=$3
+  shift 3
+  # shellcheck disable=SC2086  # the limit is a list of keys
+  nice -n "${NICE:-0}" build/release/tools/reversi-match \
+    --engine name=reversi cmd="$engine" $limit \
+    --engine name=ntest cmd="$ntest_dir/ntest x" dir="$ntest_dir" proto=nboard depth="$depth" \
+    --openings "$openings" --games "$n" --concurrency 1 --progress off --out "$prefix" "$@"
+}
+resume=0
+for arg in "$@"; do [ "$arg" = --resume ] && resume=1; done
+if [ "$ours" = equal ] && [ $resume = 1 ] && [ -s "$out.limit" ]; then
+  ours=$(cat "$out.limit")  # a resumed match keeps its calibrated limit
+  echo "ntest-match: resuming with ours $ours ($out.limit)" >&2
+elif [ "$ours" = equal ]; then
+  concurrency=()  # the calibration runs as loaded as the match: the same --concurrency
+  for ((i = 1; i <= $#; i++)); do
+    [ "${!i}" = --concurrency ] && { j=$((i + 1)); concurrency=(--concurrency "${!j}"); }
+  done
+  rm -f "$out-cal".*
+  echo "ntest-match: calibrating, ${CAL_GAMES:-20} games (ours tc=1+0) -> $out-cal" >&2
+  play "$out-cal" "${CAL_GAMES:-20}" "tc=1+0" "${concurrency[@]}" >/dev/null
+  ntest_ms=$(mean_ms "$out-cal.ggf" ntest)
+  [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in $out-cal.ggf" >&2; exit 1; }
+  ours="tc=$(python3 -c "print(f'{max($ntest_ms * 30.8 / 1000, 0.05):.2f}')")+0"
+  echo "ntest-match: NTest ${ntest_ms} ms/move at depth $depth: ours $ours" >&2
+  echo "$ours" >"$out.limit"
+fi
+play "$out" "$games" "$ours" "$@"
 python3 tools/scripts/ggf-times.py "$out.ggf"
+ours_ms=$(mean_ms "$out.ggf" reversi)
+ntest_ms=$(mean_ms "$out.ggf" ntest)
+if [ -n "$ours_ms" ] && [ -n "$ntest_ms" ]; then
+  python3 -c "r = $ours_ms / $ntest_ms; print(f'time ratio (ours / NTest) {r:.2f}' + ('' if 1 / 1.2 <= r <= 1.2 else ': not equal time (outside 0.83-1.2)'))"
+fi
