@@ -14,12 +14,13 @@
 #   OUT_PREFIX   reversi-match --out (default /tmp/ntest-match); --resume continues an interrupted match
 #                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit)
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
-# Environment: ENGINE (default build/release/protocol/reversi-engine), OPENINGS (default
-# ../shared/data/openings/xot/openingssmall.txt), NICE (default 0).
+# Environment: ENGINE (default build/release/protocol/reversi-engine), MATCH (default
+# build/release/tools/reversi-match), OPENINGS (default ../shared/data/openings/xot/openingssmall.txt),
+# NICE (default 0), CAL_GAMES (default 20).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -31,16 +32,18 @@ shift $(( $# < 5 ? $# : 5 ))
 [ "${1:-}" = "--" ] && shift
 engine=${ENGINE:-build/release/protocol/reversi-engine}
 case "$engine" in /*) ;; *) engine="$(pwd)/$engine" ;; esac
+match=${MATCH:-build/release/tools/reversi-match}
 openings=${OPENINGS:-../shared/data/openings/xot/openingssmall.txt}
 [ -x "$ntest_dir/ntest" ] || { echo "ntest-match: $ntest_dir/ntest is missing or not executable" >&2; exit 2; }
 [ -x "$engine" ] || { echo "ntest-match: $engine is missing: build it first (cmake --build --preset release)" >&2; exit 2; }
+[ -x "$match" ] || { echo "ntest-match: $match is missing: build it first (cmake --build --preset release)" >&2; exit 2; }
 # Mean ms/move of `name` in a match's GGF file (ggf-times.py's line "name: N timed moves, mean M ms/move, ...").
 mean_ms() { python3 tools/scripts/ggf-times.py "$1" | sed -n "s/^$2: .* mean \([0-9.]*\) ms\/move.*/\1/p"; }
 play() {  # play OUT_PREFIX GAMES OUR_LIMIT [EXTRA...]
   local prefix=$1 n=$2 limit=$3
   shift 3
   # shellcheck disable=SC2086  # the limit is a list of keys
-  nice -n "${NICE:-0}" build/release/tools/reversi-match \
+  nice -n "${NICE:-0}" "$match" \
     --engine name=reversi cmd="$engine" $limit \
     --engine name=ntest cmd="$ntest_dir/ntest x" dir="$ntest_dir" proto=nboard depth="$depth" \
     --openings "$openings" --games "$n" --concurrency 1 --progress off --out "$prefix" "$@"

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Test of tools/scripts/ntest-match.sh with its 'equal' limit, without NTest: the engine itself, in
+NBoard mode behind an `ntest` wrapper, stands in for NTest at `set depth 1`.
+
+Usage: ntest_match_test.py --engine PATH --match PATH
+
+The calibration match must leave its games and the limit it chose (OUT.limit, "tc=S+0" with S = 30.8 x
+the stand-in's mean ms/move in the calibration's records, at least 0.05), the match must be played at that
+limit (the summary of 2 games, the time-ratio line), and --resume must reuse the kept limit instead of
+calibrating again.
+"""
+import argparse
+import os
+import re
+import stat
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+SCRIPT = os.path.join(ROOT, "tools", "scripts", "ntest-match.sh")
+TIMES = os.path.join(ROOT, "tools", "scripts", "ggf-times.py")
+
+
+def run(args, env):
+    r = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    assert r.returncode == 0, f"{args}: exit {r.returncode}\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engine", required=True)
+    ap.add_argument("--match", required=True)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        stand_in = os.path.join(tmp, "ntest")  # `ntest x` speaks NBoard; so does `reversi-engine` after `nboard 2`
+        with open(stand_in, "w") as f:
+            f.write(f"#!/bin/sh\nexec '{os.path.abspath(args.engine)}'\n")
+        os.chmod(stand_in, os.stat(stand_in).st_mode | stat.S_IXUSR)
+        openings = os.path.join(tmp, "openings.txt")
+        with open(openings, "w") as f:
+            f.write("f5d6c4d3c2b3b4b5\nf5f6d3c5d6c7b5e3\n")
+        env = dict(os.environ, ENGINE=os.path.abspath(args.engine), MATCH=os.path.abspath(args.match),
+                   OPENINGS=openings, CAL_GAMES="2")
+        out = os.path.join(tmp, "m")
+        first = run(["bash", SCRIPT, tmp, "2", "equal", "1", out], env)
+        print(first.stderr.strip())
+        print(first.stdout.strip())
+
+        times = run([sys.executable, TIMES, out + "-cal.ggf"], env).stdout
+        m = re.search(r"^ntest: \d+ timed moves, mean ([0-9.]+) ms/move", times, re.M)
+        assert m, times
+        expected = f"tc={max(float(m.group(1)) * 30.8 / 1000, 0.05):.2f}+0"
+        limit = open(out + ".limit").read().strip()
+        assert limit == expected, f"kept limit {limit}, expected {expected} from {times}"
+        assert f"ours {limit}" in first.stderr, first.stderr
+        assert "reversi vs ntest: 2 games" in first.stdout, first.stdout
+        assert re.search(r"^time ratio \(ours / NTest\) [0-9.]+", first.stdout, re.M), first.stdout
+
+        again = run(["bash", SCRIPT, tmp, "2", "equal", "1", out, "--", "--resume"], env)
+        assert f"resuming with ours {limit}" in again.stderr, again.stderr
+        assert "calibrating" not in again.stderr, again.stderr
+    print("ntest-match: 1 passed, 0 failed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
