@@ -20,15 +20,18 @@ WIDTH, HEIGHT = 860, 470
 LEFT, RIGHT, TOP, BOTTOM = 70, 20, 40, 150
 
 
+def optional_number(text):
+    return float(text) if text.strip() else None
+
+
 def read_rows(path):
     rows = []
     with open(path, newline="", encoding="utf-8") as f:
         for rec in csv.reader(line for line in f if line.strip() and not line.startswith("#")):
             if len(rec) < 6:
                 raise ValueError(f"{path}: expected label,date,elo,low,high,games[,source], got {rec}")
-            num = lambda s: float(s) if s.strip() else None  # noqa: E731
-            rows.append({"label": rec[0], "date": rec[1], "elo": float(rec[2]), "low": num(rec[3]),
-                         "high": num(rec[4]), "games": int(rec[5])})
+            rows.append({"label": rec[0], "date": rec[1], "elo": float(rec[2]), "low": optional_number(rec[3]),
+                         "high": optional_number(rec[4]), "games": int(rec[5])})
     if not rows:
         raise ValueError(f"{path}: no rows")
     return rows

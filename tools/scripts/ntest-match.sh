@@ -37,8 +37,11 @@ openings=${OPENINGS:-../shared/data/openings/xot/openingssmall.txt}
 [ -x "$ntest_dir/ntest" ] || { echo "ntest-match: $ntest_dir/ntest is missing or not executable" >&2; exit 2; }
 [ -x "$engine" ] || { echo "ntest-match: $engine is missing: build it first (cmake --build --preset release)" >&2; exit 2; }
 [ -x "$match" ] || { echo "ntest-match: $match is missing: build it first (cmake --build --preset release)" >&2; exit 2; }
-# Mean ms/move of `name` in a match's GGF file (ggf-times.py's line "name: N timed moves, mean M ms/move, ...").
-mean_ms() { python3 tools/scripts/ggf-times.py "$1" | sed -n "s/^$2: .* mean \([0-9.]*\) ms\/move.*/\1/p"; }
+# The engine spreads a sudden-death clock over about this many of its moves (docs/eval.md, "Strength
+# against NTest"): the equal-time clock is this many times NTest's mean ms/move.
+moves_per_clock=30.8
+# Mean ms/move of `name` in ggf-times.py's output (its line "name: N timed moves, mean M ms/move, ...").
+mean_ms() { sed -n "s/^$2: .* mean \([0-9.]*\) ms\/move.*/\1/p" <<<"$1"; }
 play() {  # play OUT_PREFIX GAMES OUR_LIMIT [EXTRA...]
   local prefix=$1 n=$2 limit=$3
   shift 3
@@ -61,16 +64,17 @@ elif [ "$ours" = equal ]; then
   rm -f "$out-cal".*
   echo "ntest-match: calibrating, ${CAL_GAMES:-20} games (ours tc=1+0) -> $out-cal" >&2
   play "$out-cal" "${CAL_GAMES:-20}" "tc=1+0" "${concurrency[@]}" >/dev/null
-  ntest_ms=$(mean_ms "$out-cal.ggf" ntest)
+  ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$out-cal.ggf")" ntest)
   [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in $out-cal.ggf" >&2; exit 1; }
-  ours="tc=$(python3 -c "print(f'{max($ntest_ms * 30.8 / 1000, 0.05):.2f}')")+0"
+  ours="tc=$(python3 -c "print(f'{max($ntest_ms * $moves_per_clock / 1000, 0.05):.2f}')")+0"
   echo "ntest-match: NTest ${ntest_ms} ms/move at depth $depth: ours $ours" >&2
   echo "$ours" >"$out.limit"
 fi
 play "$out" "$games" "$ours" "$@"
-python3 tools/scripts/ggf-times.py "$out.ggf"
-ours_ms=$(mean_ms "$out.ggf" reversi)
-ntest_ms=$(mean_ms "$out.ggf" ntest)
+times=$(python3 tools/scripts/ggf-times.py "$out.ggf")
+echo "$times"
+ours_ms=$(mean_ms "$times" reversi)
+ntest_ms=$(mean_ms "$times" ntest)
 if [ -n "$ours_ms" ] && [ -n "$ntest_ms" ]; then
   python3 -c "r = $ours_ms / $ntest_ms; print(f'time ratio (ours / NTest) {r:.2f}' + ('' if 1 / 1.2 <= r <= 1.2 else ': not equal time (outside 0.83-1.2)'))"
 fi
