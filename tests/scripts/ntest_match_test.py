@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Test of tools/scripts/ntest-match.sh with its 'equal' limit, without NTest: the engine itself, in
-NBoard mode behind an `ntest` wrapper, stands in for NTest at `set depth 1`.
+NBoard mode behind an `ntest` wrapper, stands in for NTest at `set depth 8` (at depth 1 its moves can all
+be recorded as 0 ms, and the time ratio is undefined).
 
 Usage: ntest_match_test.py --engine PATH --match PATH
 
@@ -45,7 +46,7 @@ def main():
         env = dict(os.environ, ENGINE=os.path.abspath(args.engine), MATCH=os.path.abspath(args.match),
                    OPENINGS=openings, CAL_GAMES="2")
         out = os.path.join(tmp, "m")
-        first = run(["bash", SCRIPT, tmp, "2", "equal", "1", out], env)
+        first = run(["bash", SCRIPT, tmp, "2", "equal", "8", out], env)
         print(first.stderr.strip())
         print(first.stdout.strip())
 
@@ -59,7 +60,7 @@ def main():
         assert "reversi vs ntest: 2 games" in first.stdout, first.stdout
         assert re.search(r"^time ratio \(ours / NTest\) [0-9.]+", first.stdout, re.M), first.stdout
 
-        again = run(["bash", SCRIPT, tmp, "2", "equal", "1", out, "--", "--resume"], env)
+        again = run(["bash", SCRIPT, tmp, "2", "equal", "8", out, "--", "--resume"], env)
         assert f"resuming with ours {limit}" in again.stderr, again.stderr
         assert "calibrating" not in again.stderr, again.stderr
     print("ntest-match: 1 passed, 0 failed")
