@@ -2,6 +2,7 @@
 // Othello positions behind the generic game interface. Moves are generated in ascending square order
 // (a1, b1, ..., h8); move ordering is the search's business.
 #include "engine/board/position.hpp"
+#include "engine/eval/pattern/instance_indices.hpp"
 #include "engine/games/game.hpp"
 
 namespace reversi {
@@ -10,6 +11,13 @@ struct OthelloState {
     static constexpr int kScoreBound = 64;
 
     Position pos;
+    // The pattern instances' indices of pos, kept move by move for the trained evaluation (8x8 only:
+    // all zero on the other boards, which it does not evaluate).
+    eval::InstanceIndices indices;
+
+    OthelloState() = default;
+    explicit OthelloState(const Position& p) noexcept
+        : pos(p), indices(p.playable == ~Bitboard{0} ? eval::instance_indices(p) : eval::InstanceIndices{}) {}
 
     void generate_moves(MoveList& list) const noexcept {
         list.clear();
@@ -20,11 +28,19 @@ struct OthelloState {
             list.push_back(kPass);
         }
     }
-    [[nodiscard]] OthelloState play(Move m) const noexcept { return OthelloState{pos.play_move(m)}; }
+    [[nodiscard]] OthelloState play(Move m) const noexcept {
+        if (m == kPass) return OthelloState(pos.pass(), eval::after_pass(indices));
+        const Position child = pos.play(m);
+        if (pos.playable != ~Bitboard{0}) return OthelloState(child, indices);
+        return OthelloState(child, eval::after_move(indices, m, pos.opponent ^ child.player));
+    }
     [[nodiscard]] bool is_over() const noexcept { return pos.is_over(); }
     [[nodiscard]] int final_score() const noexcept { return pos.final_score(); }
     [[nodiscard]] std::uint64_t hash() const noexcept { return pos.hash(); }
     friend bool operator==(const OthelloState&, const OthelloState&) = default;
+
+private:
+    OthelloState(const Position& p, const eval::InstanceIndices& i) noexcept : pos(p), indices(i) {}
 };
 static_assert(GameState<OthelloState>);
 

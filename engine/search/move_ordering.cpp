@@ -78,8 +78,8 @@ void OthelloOrder::score_evaluated(const OthelloState& s, const MoveList& list, 
             score[i] = 1 << 20;
             continue;
         }
-        const Position child = s.pos.play(m);
-        score[i] = -pattern_->evaluate_units(child) - kReplyWeight * popcount(child.moves());
+        const OthelloState child = s.play(m);
+        score[i] = -pattern_->evaluate_units(child.pos, child.indices) - kReplyWeight * popcount(child.pos.moves());
     }
 }
 

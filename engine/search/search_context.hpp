@@ -32,9 +32,12 @@ template <GameState S>
 [[nodiscard]] std::uint64_t tt_key(const S& s) noexcept {
     return s.hash();
 }
+[[nodiscard]] inline std::uint64_t othello_tt_key(const Position& pos) noexcept {
+    return pos.hash() ^ (pos.playable * 0xd6e8feb86659fd93ULL);
+}
 template <>
 [[nodiscard]] inline std::uint64_t tt_key(const OthelloState& s) noexcept {
-    return s.pos.hash() ^ (s.pos.playable * 0xd6e8feb86659fd93ULL);
+    return othello_tt_key(s.pos);
 }
 
 [[nodiscard]] constexpr int child_depth(int depth, Move m) noexcept { return m == kPass ? depth : depth - 1; }
@@ -106,7 +109,7 @@ struct SearchContext {
         if constexpr (std::is_same_v<S, OthelloState>) {
             if (tt && depth >= 2) {
                 for (Move m : list) {
-                    if (m != tt_move && m != kPass) tt->prefetch(tt_key(s.play(m)));
+                    if (m != tt_move && m != kPass) tt->prefetch(othello_tt_key(s.pos.play(m)));
                 }
             }
         }

@@ -165,9 +165,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The horizon's evaluation: the trained one reads the instances' indices the state carries.
 struct EvaluatorCall {
     const Evaluator* evaluator;
-    int operator()(const OthelloState& s) const noexcept { return evaluator->evaluate(s.pos); }
+    const eval::PatternEvaluator* pattern;  // the same evaluator when it is the trained one, else nullptr
+    int operator()(const OthelloState& s) const noexcept {
+        return pattern ? pattern->evaluate(s.pos, s.indices) : evaluator->evaluate(s.pos);
+    }
 };
 using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 
@@ -387,7 +391,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     }
     const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
     const OthelloOrder order(options.ordering, options.fixed_order, impl_->pattern_for(pos));
-    const EvaluatorCall eval{&impl_->evaluator_for(pos)};
+    const EvaluatorCall eval{&impl_->evaluator_for(pos), impl_->pattern_for(pos)};
     const ProbCut probcut = impl_->probcut_for(pos, limits);
     MoveList legal;
     root.generate_moves(legal);

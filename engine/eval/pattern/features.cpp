@@ -279,6 +279,15 @@ int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept
     return sum;
 }
 
+int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
+    int sum = 0;
+    for (std::size_t i = 0; i < kInstanceCount; ++i) sum += table[kInstanceOffsets[i] + indices.own[i]];
+    FeatureIndices scalars;
+    fill_scalars(pos, scalars);
+    for (std::size_t i = kInstanceCount; i < kFeatureCount; ++i) sum += table[scalars[i]];
+    return sum;
+}
+
 void extract_features_portable(const Position& pos, FeatureIndices& out) noexcept {
     gather_all<false>(pos, out, std::make_index_sequence<kInstanceCount>{});
 }

@@ -12,6 +12,7 @@
 //   extract_features_reference  square by square from the instance lists (the specification the fast
 //                               path is checked against in tests/eval/ and timed against in reversi-train bench)
 #include "engine/board/position.hpp"
+#include "engine/eval/pattern/instance_indices.hpp"
 #include "engine/eval/pattern/pattern_layout.hpp"
 
 namespace reversi::eval {
@@ -40,6 +41,10 @@ struct PhaseSums {
                                             const std::int16_t* second) noexcept;
 // The sum of the weights the position activates in one table (a blended table: blended_weights.hpp).
 [[nodiscard]] int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept;
+// The same sum with the instances' indices given (kept move by move: instance_indices.hpp); only the
+// scalar features are computed from the position. Precondition: indices == instance_indices(pos).
+[[nodiscard]] int sum_feature_weights(const Position& pos, const InstanceIndices& indices,
+                                      const std::int16_t* table) noexcept;
 
 [[nodiscard]] constexpr int empties_of(const Position& pos) noexcept {
     return 64 - popcount(pos.player | pos.opponent);

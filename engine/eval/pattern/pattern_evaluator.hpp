@@ -29,6 +29,10 @@ public:
 
     // The unrounded, unclamped sum in 1/kWeightScale disc (finer move ordering, training checks).
     [[nodiscard]] int evaluate_units(const Position& pos) const noexcept;
+    // The same two values from the instances' indices kept by the search (instance_indices.hpp);
+    // precondition: indices == instance_indices(pos).
+    [[nodiscard]] int evaluate_units(const Position& pos, const InstanceIndices& indices) const noexcept;
+    [[nodiscard]] int evaluate(const Position& pos, const InstanceIndices& indices) const noexcept;
     [[nodiscard]] const WeightSet& weights() const noexcept { return *weights_; }
 
     // Whether the evaluation reads the blended tables (false: the two phase tables, for a set whose
