@@ -243,6 +243,22 @@ void gather_digit_planes(const Position& pos, FeatureIndices& out) noexcept {
     fill_scalars(pos, out);
 }
 
+// own[I] and other[I] of instance I: the ternary values of the two sides' discs, combined both ways.
+template <bool Pext, std::size_t... I>
+void gather_both_views(const Position& pos, InstanceIndices& out, std::index_sequence<I...>) noexcept {
+    const Images player = images(pos.player);
+    const Images opponent = images(pos.opponent);
+    const auto one = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+        constexpr int shape = kInstances[J].shape;
+        constexpr int image = kInstances[J].symmetry;
+        const unsigned p = Pext ? gather_pext<shape>(player[image]) : gather<shape>(player[image]);
+        const unsigned o = Pext ? gather_pext<shape>(opponent[image]) : gather<shape>(opponent[image]);
+        out.own[J] = static_cast<std::uint16_t>(kBinaryToTernary[p] + 2 * kBinaryToTernary[o]);
+        out.other[J] = static_cast<std::uint16_t>(kBinaryToTernary[o] + 2 * kBinaryToTernary[p]);
+    };
+    (one(std::integral_constant<std::size_t, I>{}), ...);
+}
+
 // Calls add(index) for every weight index the position activates (the indices of extract_features).
 template <class Add, std::size_t... I>
 void for_each_index(const Position& pos, Add&& add, std::index_sequence<I...>) noexcept {
@@ -286,6 +302,12 @@ int sum_feature_weights(const Position& pos, const InstanceIndices& indices, con
     fill_scalars(pos, scalars);
     for (std::size_t i = kInstanceCount; i < kFeatureCount; ++i) sum += table[scalars[i]];
     return sum;
+}
+
+InstanceIndices instance_indices(const Position& pos) noexcept {
+    InstanceIndices out;
+    gather_both_views<kHavePext>(pos, out, std::make_index_sequence<kInstanceCount>{});
+    return out;
 }
 
 void extract_features_portable(const Position& pos, FeatureIndices& out) noexcept {

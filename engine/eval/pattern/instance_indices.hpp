@@ -45,7 +45,8 @@ inline constexpr std::array<IndexLanes, 64> kSquareDigits = [] {
 inline constexpr std::array<std::uint32_t, kInstanceCount> kInstanceOffsets = [] {
     std::array<std::uint32_t, kInstanceCount> out{};
     for (int i = 0; i < kInstanceCount; ++i) {
-        out[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(kShapeOffsets[kInstances[static_cast<std::size_t>(i)].shape]);
+        out[static_cast<std::size_t>(i)] =
+            static_cast<std::uint32_t>(kShapeOffsets[kInstances[static_cast<std::size_t>(i)].shape]);
     }
     return out;
 }();
@@ -56,7 +57,8 @@ struct InstanceIndices {
     friend bool operator==(const InstanceIndices&, const InstanceIndices&) = default;
 };
 
-// The indices of pos computed from its squares (8x8 only; the start of an incremental line).
+// The indices of pos computed from its discs (8x8 only; the start of an incremental line), as
+// extract_features reads them (features.cpp).
 [[nodiscard]] InstanceIndices instance_indices(const Position& pos) noexcept;
 
 // The indices after the side to move plays `square`, flipping `flipped`.
