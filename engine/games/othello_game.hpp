@@ -11,13 +11,17 @@ struct OthelloState {
     static constexpr int kScoreBound = 64;
 
     Position pos;
-    // The pattern instances' indices of pos, kept move by move for the trained evaluation (8x8 only:
-    // all zero on the other boards, which it does not evaluate).
+    // The pattern instances' indices of pos, kept move by move for the trained evaluation when `indexed`
+    // (asked for at the root, 8x8 only; all zero otherwise: the searches on the heuristic evaluation and
+    // the small boards do not pay for them).
     eval::InstanceIndices indices;
+    bool indexed = false;
 
     OthelloState() = default;
-    explicit OthelloState(const Position& p) noexcept
-        : pos(p), indices(p.playable == ~Bitboard{0} ? eval::instance_indices(p) : eval::InstanceIndices{}) {}
+    explicit OthelloState(const Position& p, bool with_indices = false) noexcept
+        : pos(p), indexed(with_indices && p.playable == ~Bitboard{0}) {
+        if (indexed) indices = eval::instance_indices(p);
+    }
 
     void generate_moves(MoveList& list) const noexcept {
         list.clear();
@@ -29,9 +33,9 @@ struct OthelloState {
         }
     }
     [[nodiscard]] OthelloState play(Move m) const noexcept {
+        if (!indexed) return OthelloState(pos.play_move(m));
         if (m == kPass) return OthelloState(pos.pass(), eval::after_pass(indices));
         const Position child = pos.play(m);
-        if (pos.playable != ~Bitboard{0}) return OthelloState(child, indices);
         return OthelloState(child, eval::after_move(indices, m, pos.opponent ^ child.player));
     }
     [[nodiscard]] bool is_over() const noexcept { return pos.is_over(); }
@@ -40,7 +44,7 @@ struct OthelloState {
     friend bool operator==(const OthelloState&, const OthelloState&) = default;
 
 private:
-    OthelloState(const Position& p, const eval::InstanceIndices& i) noexcept : pos(p), indices(i) {}
+    OthelloState(const Position& p, const eval::InstanceIndices& i) noexcept : pos(p), indices(i), indexed(true) {}
 };
 static_assert(GameState<OthelloState>);
 

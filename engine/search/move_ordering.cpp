@@ -79,7 +79,9 @@ void OthelloOrder::score_evaluated(const OthelloState& s, const MoveList& list, 
             continue;
         }
         const OthelloState child = s.play(m);
-        score[i] = -pattern_->evaluate_units(child.pos, child.indices) - kReplyWeight * popcount(child.pos.moves());
+        const int value =
+            child.indexed ? pattern_->evaluate_units(child.pos, child.indices) : pattern_->evaluate_units(child.pos);
+        score[i] = -value - kReplyWeight * popcount(child.pos.moves());
     }
 }
 

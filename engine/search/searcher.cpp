@@ -170,7 +170,7 @@ struct EvaluatorCall {
     const Evaluator* evaluator;
     const eval::PatternEvaluator* pattern;  // the same evaluator when it is the trained one, else nullptr
     int operator()(const OthelloState& s) const noexcept {
-        return pattern ? pattern->evaluate(s.pos, s.indices) : evaluator->evaluate(s.pos);
+        return pattern && s.indexed ? pattern->evaluate(s.pos, s.indices) : evaluator->evaluate(s.pos);
     }
 };
 using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
@@ -377,7 +377,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
                               const std::atomic<bool>& stop) {
     const auto start = Clock::now();
     const SearchOptions& options = impl_->options;
-    const OthelloState root{pos};
+    const OthelloState root(pos, impl_->pattern_for(pos) != nullptr);  // indices for the trained evaluation
     TranspositionTable* tt = options.use_tt ? &impl_->tt : nullptr;
     impl_->tt.new_generation();
 

@@ -25,8 +25,8 @@ InstanceIndices reference_indices(const Position& pos) {
     extract_features_reference(pos.pass(), swapped);
     InstanceIndices out;
     for (std::size_t i = 0; i < kInstanceCount; ++i) {
-        out.own[i] = static_cast<std::uint16_t>(mine[i] - kInstanceOffsets[i]);
-        out.other[i] = static_cast<std::uint16_t>(swapped[i] - kInstanceOffsets[i]);
+        add_to_lane(out.own, i, mine[i] - kInstanceOffsets[i]);
+        add_to_lane(out.other, i, swapped[i] - kInstanceOffsets[i]);
     }
     return out;
 }
@@ -44,7 +44,7 @@ TEST_CASE("instance indices: kept move by move along 2,000 random games, passes 
     int passes = 0;
     int moves = 0;
     for (int game = 0; game < 2000; ++game) {
-        OthelloState s(start_position(Variant::Standard));
+        OthelloState s(start_position(Variant::Standard), true);
         while (!s.is_over()) {
             MoveList list;
             s.generate_moves(list);
@@ -52,6 +52,7 @@ TEST_CASE("instance indices: kept move by move along 2,000 random games, passes 
             passes += m == kPass ? 1 : 0;
             ++moves;
             s = s.play(m);
+            REQUIRE(s.indexed);
             REQUIRE(s.indices == reference_indices(s.pos));
         }
     }
@@ -72,11 +73,12 @@ TEST_CASE("instance indices: the evaluation from them equals the evaluation from
 
 TEST_CASE("instance indices: other boards keep none (their states carry zeros)") {
     std::mt19937_64 rng(5);
-    OthelloState s(start_position(Variant::Board6x6));
+    OthelloState s(start_position(Variant::Board6x6), true);
     for (int ply = 0; ply < 10 && !s.is_over(); ++ply) {
         MoveList list;
         s.generate_moves(list);
         s = s.play(list[static_cast<int>(rng() % static_cast<std::uint64_t>(list.size()))]);
+        CHECK(!s.indexed);
         CHECK(s.indices == InstanceIndices{});
     }
 }

@@ -1,6 +1,7 @@
 #include "engine/eval/pattern/features.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 #if defined(__BMI2__) || (defined(__AVX512BW__) && defined(__AVX512VBMI__))
 #include <immintrin.h>
@@ -253,8 +254,8 @@ void gather_both_views(const Position& pos, InstanceIndices& out, std::index_seq
         constexpr int image = kInstances[J].symmetry;
         const unsigned p = Pext ? gather_pext<shape>(player[image]) : gather<shape>(player[image]);
         const unsigned o = Pext ? gather_pext<shape>(opponent[image]) : gather<shape>(opponent[image]);
-        out.own[J] = static_cast<std::uint16_t>(kBinaryToTernary[p] + 2 * kBinaryToTernary[o]);
-        out.other[J] = static_cast<std::uint16_t>(kBinaryToTernary[o] + 2 * kBinaryToTernary[p]);
+        add_to_lane(out.own, J, kBinaryToTernary[p] + 2u * kBinaryToTernary[o]);
+        add_to_lane(out.other, J, kBinaryToTernary[o] + 2u * kBinaryToTernary[p]);
     };
     (one(std::integral_constant<std::size_t, I>{}), ...);
 }
@@ -297,7 +298,8 @@ int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept
 
 int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
     int sum = 0;
-    for (std::size_t i = 0; i < kInstanceCount; ++i) sum += table[kInstanceOffsets[i] + indices.own[i]];
+    const auto own = std::bit_cast<std::array<std::uint16_t, kIndexLanes>>(indices.own);  // lane i = own[i]
+    for (std::size_t i = 0; i < kInstanceCount; ++i) sum += table[kInstanceOffsets[i] + own[i]];
     FeatureIndices scalars;
     fill_scalars(pos, scalars);
     for (std::size_t i = kInstanceCount; i < kFeatureCount; ++i) sum += table[scalars[i]];
