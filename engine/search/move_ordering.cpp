@@ -79,9 +79,7 @@ void OthelloOrder::score_evaluated(const OthelloState& s, const MoveList& list, 
             continue;
         }
         const OthelloState child = s.play(m);
-        const int value =
-            child.indexed ? pattern_->evaluate_units(child.pos, child.indices) : pattern_->evaluate_units(child.pos);
-        score[i] = -value - kReplyWeight * popcount(child.pos.moves());
+        score[i] = -pattern_units(*pattern_, child) - kReplyWeight * popcount(child.pos.moves());
     }
 }
 

@@ -34,6 +34,11 @@ inline constexpr std::array<Move, 20> kDiamondArticleOrder = {11, 12, 25, 30, 33
 inline constexpr int kEvaluatedOrderDepth = 3;
 inline constexpr int kReplyWeight = 24;  // 1/32 disc per opponent reply
 
+// The trained evaluation of s in 1/kWeightScale disc, from the indices s carries when it has them.
+[[nodiscard]] inline int pattern_units(const eval::PatternEvaluator& pattern, const OthelloState& s) noexcept {
+    return s.indexed ? pattern.evaluate_units(s.pos, s.indices) : pattern.evaluate_units(s.pos);
+}
+
 class OthelloOrder {
 public:
     // `pattern`: the trained evaluation that MoveOrdering::Evaluated orders with (nullptr: as Normal).

@@ -170,7 +170,7 @@ struct EvaluatorCall {
     const Evaluator* evaluator;
     const eval::PatternEvaluator* pattern;  // the same evaluator when it is the trained one, else nullptr
     int operator()(const OthelloState& s) const noexcept {
-        return pattern && s.indexed ? pattern->evaluate(s.pos, s.indices) : evaluator->evaluate(s.pos);
+        return pattern ? eval::units_to_discs(pattern_units(*pattern, s)) : evaluator->evaluate(s.pos);
     }
 };
 using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
@@ -377,7 +377,8 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
                               const std::atomic<bool>& stop) {
     const auto start = Clock::now();
     const SearchOptions& options = impl_->options;
-    const OthelloState root(pos, impl_->pattern_for(pos) != nullptr);  // indices for the trained evaluation
+    const eval::PatternEvaluator* pattern = impl_->pattern_for(pos);
+    const OthelloState root(pos, pattern != nullptr);  // with the indices the trained evaluation reads
     TranspositionTable* tt = options.use_tt ? &impl_->tt : nullptr;
     impl_->tt.new_generation();
 
@@ -390,8 +391,8 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         return result;
     }
     const std::vector<Move> root_moves = legal_root_moves(root, limits.search_moves);
-    const OthelloOrder order(options.ordering, options.fixed_order, impl_->pattern_for(pos));
-    const EvaluatorCall eval{&impl_->evaluator_for(pos), impl_->pattern_for(pos)};
+    const OthelloOrder order(options.ordering, options.fixed_order, pattern);
+    const EvaluatorCall eval{&impl_->evaluator_for(pos), pattern};
     const ProbCut probcut = impl_->probcut_for(pos, limits);
     MoveList legal;
     root.generate_moves(legal);

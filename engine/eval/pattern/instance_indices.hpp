@@ -26,7 +26,7 @@ inline constexpr int kIndexLanes = 64;
 static_assert(kInstanceCount <= kIndexLanes, "one 16-bit lane per instance");
 static_assert(power_of_3(kMaxPatternSize) - 1 <= 0xffff, "an instance's index fits 16 bits");
 
-// The lanes are packed four to a 64-bit word, lane i at bits 16 (i % 4) of word i / 4 (`lane`), and
+// The lanes are packed four to a 64-bit word, lane i at bits 16 (i % 4) of word i / 4, and
 // the updates add and subtract whole words: every lane stays a valid index (0 .. 59,048) after each
 // step, so no carry or borrow crosses into the next lane. Sixteen operations a view where the compiler
 // does not vectorise (the sanitizer builds at -O1: 64 lane by lane made their search tests several
@@ -37,9 +37,6 @@ using IndexWords = std::array<std::uint64_t, kIndexWords>;
 // On a little-endian machine lane i is also the i-th 16-bit integer of the words' bytes: the evaluation
 // reads the lanes as one array of 64 (sum_feature_weights).
 static_assert(std::endian::native == std::endian::little, "the lanes are read as an array of 16-bit integers");
-[[nodiscard]] constexpr std::uint32_t lane(const IndexWords& words, std::size_t i) noexcept {
-    return static_cast<std::uint32_t>(words[i / 4] >> (16 * (i % 4))) & 0xffff;
-}
 constexpr void add_to_lane(IndexWords& words, std::size_t i, std::uint32_t value) noexcept {
     words[i / 4] += static_cast<std::uint64_t>(value) << (16 * (i % 4));
 }
