@@ -34,9 +34,7 @@ struct OthelloState {
     }
     [[nodiscard]] OthelloState play(Move m) const noexcept {
         if (!indexed) return OthelloState(pos.play_move(m));
-        if (m == kPass) return OthelloState(pos.pass(), eval::after_pass(indices));
-        const Position child = pos.play(m);
-        return OthelloState(child, eval::after_move(indices, m, pos.opponent ^ child.player));
+        return OthelloState(*this, m == kPass ? pos.pass() : pos.play(m), m);
     }
     [[nodiscard]] bool is_over() const noexcept { return pos.is_over(); }
     [[nodiscard]] int final_score() const noexcept { return pos.final_score(); }
@@ -44,7 +42,13 @@ struct OthelloState {
     friend bool operator==(const OthelloState&, const OthelloState&) = default;
 
 private:
-    OthelloState(const Position& p, const eval::InstanceIndices& i) noexcept : pos(p), indices(i), indexed(true) {}
+    // The child `child` of the indexed state `parent` after move m: its indices are computed in place
+    // (no copy of the 256 bytes through a temporary).
+    OthelloState(const OthelloState& parent, const Position& child, Move m) noexcept
+        : pos(child),
+          indices(m == kPass ? eval::after_pass(parent.indices)
+                             : eval::after_move(parent.indices, m, parent.pos.opponent ^ child.player)),
+          indexed(true) {}
 };
 static_assert(GameState<OthelloState>);
 
