@@ -7,7 +7,7 @@
 # Usage: tools/scripts/ntest-match.sh NTEST_DIR [GAMES] [OUR_LIMIT] [NTEST_DEPTH] [OUT_PREFIX] [-- EXTRA...]
 #   GAMES        games, an even number: each opening twice, colours swapped (default 400)
 #   OUR_LIMIT    the engine's limit as reversi-match keys (default "movetime=30 option.MoveOverhead=5"),
-#                or "equal": a short calibration match first (CAL_GAMES games, default 20, ours at
+#                or "equal": a short calibration match first (CAL_GAMES games, default 40, ours at
 #                tc=1+0) measures NTest's ms/move on this machine now, and ours then plays sudden death
 #                with 30.8 times it (the engine spends its clock over about 30.8 moves a game)
 #   NTEST_DEPTH  NTest's `set depth` (default 14)
@@ -16,7 +16,7 @@
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
 # Environment: ENGINE (default build/release/protocol/reversi-engine), MATCH (default
 # build/release/tools/reversi-match), OPENINGS (default ../shared/data/openings/xot/openingssmall.txt),
-# NICE (default 0), CAL_GAMES (default 20).
+# NICE (default 0), CAL_GAMES (default 40).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
@@ -62,8 +62,8 @@ elif [ "$ours" = equal ]; then
     [ "${!i}" = --concurrency ] && { j=$((i + 1)); concurrency=(--concurrency "${!j}"); }
   done
   rm -f "$out-cal".*
-  echo "ntest-match: calibrating, ${CAL_GAMES:-20} games (ours tc=1+0) -> $out-cal" >&2
-  play "$out-cal" "${CAL_GAMES:-20}" "tc=1+0" "${concurrency[@]}" >/dev/null
+  echo "ntest-match: calibrating, ${CAL_GAMES:-40} games (ours tc=1+0) -> $out-cal" >&2
+  play "$out-cal" "${CAL_GAMES:-40}" "tc=1+0" "${concurrency[@]}" >/dev/null
   ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$out-cal.ggf")" ntest)
   [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in $out-cal.ggf" >&2; exit 1; }
   ours="tc=$(python3 -c "print(f'{max($ntest_ms * $moves_per_clock / 1000, 0.05):.2f}')")+0"
