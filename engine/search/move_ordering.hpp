@@ -24,6 +24,7 @@
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/games/othello_game.hpp"
 #include "engine/search/search_types.hpp"
+#include "engine/search/transposition_table.hpp"
 
 namespace reversi {
 
@@ -44,15 +45,21 @@ public:
     // `pattern`: the trained evaluation that MoveOrdering::Evaluated orders with (nullptr: as Normal).
     explicit OthelloOrder(MoveOrdering mode = MoveOrdering::Normal, const std::vector<Move>& fixed = {},
                           const eval::PatternEvaluator* pattern = nullptr);
-    void operator()(const OthelloState& s, MoveList& list, Move tt_move, int depth) const noexcept;
+    void operator()(const OthelloState& s, MoveList& list, Move tt_move, int depth) const noexcept {
+        (void)(*this)(s, list, tt_move, depth, nullptr);
+    }
+    // The same, asking `buckets` (may be null) for the table bucket of every child but the table move's
+    // that the ordering plays; true when it did so for every such child (the orderings that play them).
+    bool operator()(const OthelloState& s, MoveList& list, Move tt_move, int depth,
+                    const TranspositionTable* buckets) const noexcept;
     // Whether the order puts the table's move first (every mode but None).
     [[nodiscard]] bool table_move_first() const noexcept { return mode_ != MoveOrdering::None; }
 
 private:
     void score_normal(const OthelloState& s, const MoveList& list, Move tt_move, int depth,
-                      std::array<int, MoveList::kCapacity>& score) const noexcept;
+                      std::array<int, MoveList::kCapacity>& score, const TranspositionTable* buckets) const noexcept;
     void score_evaluated(const OthelloState& s, const MoveList& list, Move tt_move,
-                         std::array<int, MoveList::kCapacity>& score) const noexcept;
+                         std::array<int, MoveList::kCapacity>& score, const TranspositionTable* buckets) const noexcept;
 
     MoveOrdering mode_;
     std::array<int, 65> priority_{};  // Fixed: rank of each square (lower first)

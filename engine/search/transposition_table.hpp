@@ -38,6 +38,7 @@
 #include <memory>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/board/position.hpp"
 #include "engine/core/huge_pages.hpp"
 
 namespace reversi {
@@ -100,5 +101,11 @@ private:
     std::size_t mib_ = 0;
     unsigned generation_ = 0;
 };
+
+// The table key of an Othello position: its hash, with the board's playable squares mixed in so that
+// variants never share entries.
+[[nodiscard]] inline std::uint64_t othello_tt_key(const Position& pos) noexcept {
+    return pos.hash() ^ (pos.playable * 0xd6e8feb86659fd93ULL);
+}
 
 }  // namespace reversi
