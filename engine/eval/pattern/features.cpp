@@ -296,10 +296,16 @@ int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept
     return sum;
 }
 
+// The instances' weights, written out instance by instance (each offset an immediate, no loop counter).
+template <std::size_t... I>
+int sum_instance_weights(const std::array<std::uint16_t, kIndexLanes>& own, const std::int16_t* table,
+                         std::index_sequence<I...>) noexcept {
+    return (0 + ... + int{table[kInstanceOffsets[I] + own[I]]});
+}
+
 int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
-    int sum = 0;
     const auto own = std::bit_cast<std::array<std::uint16_t, kIndexLanes>>(indices.own);  // lane i = own[i]
-    for (std::size_t i = 0; i < kInstanceCount; ++i) sum += table[kInstanceOffsets[i] + own[i]];
+    int sum = sum_instance_weights(own, table, std::make_index_sequence<kInstanceCount>{});
     FeatureIndices scalars;
     fill_scalars(pos, scalars);
     for (std::size_t i = kInstanceCount; i < kFeatureCount; ++i) sum += table[scalars[i]];
