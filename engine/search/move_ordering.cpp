@@ -32,7 +32,8 @@ bool OthelloOrder::operator()(const OthelloState& s, MoveList& list, Move tt_mov
         move_to_front(list, tt_move);
         return false;
     }
-    std::array<int, MoveList::kCapacity> score{};
+    if (depth < 2 && order_by_square_class(s, list, tt_move)) return false;
+    std::array<int, MoveList::kCapacity> score;  // score[i] is written for every i < list.size()
     bool prefetched = buckets != nullptr;
     if (mode_ == MoveOrdering::Evaluated && pattern_ != nullptr && depth >= kEvaluatedOrderDepth) {
         score_evaluated(s, list, tt_move, score, buckets);
@@ -55,6 +56,41 @@ bool OthelloOrder::operator()(const OthelloState& s, MoveList& list, Move tt_mov
     return prefetched;
 }
 
+// With fewer than 2 plies left, score_normal's score of a move is 64 * corner - 32 * X - 8 * C (X and C:
+// next to an empty corner) or the table move's 1 << 20: one of nine values, set by which of three
+// square classes the move is in. The stable sort then only gathers the moves class by class, the
+// classes by descending score, each class in the list's order; when that order is ascending (the
+// generated order, the table's move anywhere) the list is rebuilt from the classes' bitboards.
+bool OthelloOrder::order_by_square_class(const OthelloState& s, MoveList& list, Move tt_move) const noexcept {
+    Bitboard moves = 0;
+    int last = -1;
+    bool has_tt = false;
+    for (const Move m : list) {
+        if (m == tt_move) {
+            has_tt = true;
+            continue;
+        }
+        if (m == kPass || static_cast<int>(m) <= last) return false;  // not ascending: sort
+        last = m;
+        moves |= square_bit(m);
+    }
+    const Position& pos = s.pos;
+    const BoardGeometry g = pos.playable == ~Bitboard{0} ? kFull : board_geometry(pos.playable);
+    const Bitboard near_empty_corner = neighbours(g.corners & pos.empties());
+    const Bitboard corner = g.corners;
+    const Bitboard x = g.x_squares & near_empty_corner;
+    const Bitboard c = g.c_squares & near_empty_corner;
+    // (corner, X, C) by descending 64 * corner - 32 * X - 8 * C: 64, 56, 32, 24, 0, -8, -32, -40.
+    const std::array<Bitboard, 8> classes = {corner & ~x & ~c,  corner & ~x & c,  corner & x & ~c,  corner & x & c,
+                                             ~corner & ~x & ~c, ~corner & ~x & c, ~corner & x & ~c, ~corner & x & c};
+    int n = 0;
+    if (has_tt) list[n++] = tt_move;
+    for (const Bitboard cls : classes) {
+        for (const int sq : squares(moves & cls)) list[n++] = static_cast<Move>(sq);
+    }
+    return true;
+}
+
 void OthelloOrder::score_normal(const OthelloState& s, const MoveList& list, Move tt_move, int depth,
                                 std::array<int, MoveList::kCapacity>& score,
                                 const TranspositionTable* buckets) const noexcept {
@@ -63,6 +99,7 @@ void OthelloOrder::score_normal(const OthelloState& s, const MoveList& list, Mov
     const Bitboard empty_corner_neighbours = neighbours(g.corners & pos.empties());
     for (int i = 0; i < list.size(); ++i) {
         const Move m = list[i];
+        score[i] = 0;
         if (m == kPass) continue;
         const Bitboard bit = square_bit(m);
         int v = 0;

@@ -56,6 +56,9 @@ public:
     [[nodiscard]] bool table_move_first() const noexcept { return mode_ != MoveOrdering::None; }
 
 private:
+    // The order score_normal and the sort give with fewer than 2 plies left, by square classes; false
+    // (the list unchanged) when the list's other moves are not in ascending order.
+    bool order_by_square_class(const OthelloState& s, MoveList& list, Move tt_move) const noexcept;
     void score_normal(const OthelloState& s, const MoveList& list, Move tt_move, int depth,
                       std::array<int, MoveList::kCapacity>& score, const TranspositionTable* buckets) const noexcept;
     void score_evaluated(const OthelloState& s, const MoveList& list, Move tt_move,

@@ -89,22 +89,25 @@ constexpr unsigned edge_bits(Bitboard b, int e) noexcept {
     }
 }
 
-void fill_edge_mobility(Bitboard mine, Bitboard theirs, FeatureIndices& out) noexcept {
-    for (int e = 0; e < kEdgeCount; ++e) {
-        out[kFirstEdgeFeature + e] = kEdgeMobilityOffset + (edge_bits(mine, e) | edge_bits(theirs, e) << 8);
-    }
-}
-
-void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
+// Calls visit(feature, index) for each scalar feature of pos (kInstanceCount .. kFeatureCount - 1): the
+// sums add the weights as the indices are made, without storing them first.
+template <class Visit>
+void for_each_scalar(const Position& pos, Visit&& visit) noexcept {
     const Bitboard empty = ~(pos.player | pos.opponent);
     const Bitboard mine = legal_moves(pos.player, pos.opponent);
     const Bitboard theirs = legal_moves(pos.opponent, pos.player);
-    out[kInstanceCount] = kMobilityOffset + scalar_mobility(mine);
-    out[kInstanceCount + 1] = kOpponentMobilityOffset + scalar_mobility(theirs);
-    fill_edge_mobility(mine, theirs, out);
-    out[kInstanceCount + 2] = kPotentialOffset + scalar_potential(empty & neighbours(pos.opponent));
-    out[kInstanceCount + 3] = kOpponentPotentialOffset + scalar_potential(empty & neighbours(pos.player));
-    out[kInstanceCount + 4] = kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1);
+    visit(kInstanceCount, kMobilityOffset + scalar_mobility(mine));
+    visit(kInstanceCount + 1, kOpponentMobilityOffset + scalar_mobility(theirs));
+    for (int e = 0; e < kEdgeCount; ++e) {
+        visit(kFirstEdgeFeature + e, kEdgeMobilityOffset + (edge_bits(mine, e) | edge_bits(theirs, e) << 8));
+    }
+    visit(kInstanceCount + 2, kPotentialOffset + scalar_potential(empty & neighbours(pos.opponent)));
+    visit(kInstanceCount + 3, kOpponentPotentialOffset + scalar_potential(empty & neighbours(pos.player)));
+    visit(kInstanceCount + 4, kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1));
+}
+
+void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
+    for_each_scalar(pos, [&](int feature, std::uint32_t index) { out[static_cast<std::size_t>(feature)] = index; });
 }
 
 // transform(g, b) for all g from one transpose and two column mirrors (see symmetry.hpp for the order).
@@ -272,9 +275,7 @@ void for_each_index(const Position& pos, Add&& add, std::index_sequence<I...>) n
         const Images opponent = images(pos.opponent);
         (add(instance_index<kHavePext, I>(player, opponent)), ...);
     }
-    FeatureIndices scalars;
-    fill_scalars(pos, scalars);
-    for (int i = kInstanceCount; i < kFeatureCount; ++i) add(scalars[i]);
+    for_each_scalar(pos, [&](int, std::uint32_t index) { add(index); });
 }
 
 }  // namespace
@@ -306,9 +307,7 @@ int sum_instance_weights(const std::array<std::uint16_t, kIndexLanes>& own, cons
 int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
     const auto own = std::bit_cast<std::array<std::uint16_t, kIndexLanes>>(indices.own);  // lane i = own[i]
     int sum = sum_instance_weights(own, table, std::make_index_sequence<kInstanceCount>{});
-    FeatureIndices scalars;
-    fill_scalars(pos, scalars);
-    for (std::size_t i = kInstanceCount; i < kFeatureCount; ++i) sum += table[scalars[i]];
+    for_each_scalar(pos, [&](int, std::uint32_t index) { sum += table[index]; });
     return sum;
 }
 

@@ -75,22 +75,25 @@ struct InstanceIndices {
 // extract_features reads them (features.cpp).
 [[nodiscard]] InstanceIndices instance_indices(const Position& pos) noexcept;
 
-// The indices after the side to move plays `square`, flipping `flipped`.
+// The indices after the side to move plays `square`, flipping `flipped`. The two views are built in
+// locals and copied out once: written into the returned object directly, GCC zero-filled it first (a
+// memset call) and tested at run time whether it overlapped the parent.
 [[nodiscard]] inline InstanceIndices after_move(const InstanceIndices& parent, int square, Bitboard flipped) noexcept {
-    InstanceIndices child;  // the child's side to move is the parent's other side
+    IndexWords own;  // the child's side to move is the parent's other side
+    IndexWords other;
     const IndexWords& placed = kSquareDigits[static_cast<std::size_t>(square)];
     for (std::size_t w = 0; w < kIndexWords; ++w) {
-        child.own[w] = parent.other[w] + 2 * placed[w];
-        child.other[w] = parent.own[w] + placed[w];
+        own[w] = parent.other[w] + 2 * placed[w];
+        other[w] = parent.own[w] + placed[w];
     }
     for (int f : squares(flipped)) {
         const IndexWords& turned = kSquareDigits[static_cast<std::size_t>(f)];
         for (std::size_t w = 0; w < kIndexWords; ++w) {
-            child.own[w] += turned[w];
-            child.other[w] -= turned[w];
+            own[w] += turned[w];
+            other[w] -= turned[w];
         }
     }
-    return child;
+    return InstanceIndices{own, other};
 }
 
 // The indices after the side to move passes.
