@@ -19,14 +19,16 @@
 namespace reversi::endgame {
 
 struct EndgameMove {
-    Bitboard flipped = 0;
-    int square = 0;
-    int score = 0;
+    Bitboard flipped;
+    int square;
+    int score;
 };
 
 // The solver's moves with their flips and ordering scores (the midgame's is reversi::MoveList, engine/games/).
+// The entries from `size` on are left unwritten (list_moves writes every field of the first `size`): a
+// list made at every hashed node would otherwise zero its 512 bytes first.
 struct EndgameMoveList {
-    std::array<EndgameMove, 32> moves{};
+    std::array<EndgameMove, 32> moves;
     int size = 0;
 
     // Moves the best-scored move from [i, size) to position i (selection sort step).
