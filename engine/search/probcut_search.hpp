@@ -229,18 +229,17 @@ int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int 
         }
         return best >= beta;
     };
-    int first = 0;
+    // The moves are ordered before the first is searched, or, when the table's move goes first, after it
+    // (one loop, so that search_move has one call site and is inlined).
+    int order_at = 0;
     if (Move* it = std::find(list.begin(), list.end(), tt_move);
         ply > 0 && it != list.end() && ctx.order.table_move_first()) {
-        std::rotate(list.begin(), it, it + 1);  // where the ordering below puts it (ties keep the order)
-        if (search_move(0)) {
-            if (!ctx.aborted) ctx.store(s, depth, alpha, beta, best, best_move);
-            return best;
-        }
-        first = 1;
+        std::rotate(list.begin(), it, it + 1);  // where the ordering puts it (ties keep the order)
+        order_at = 1;
     }
-    ctx.prepare_moves(s, list, ply, tt_move, depth);
-    for (int i = first; i < list.size(); ++i) {
+    for (int i = 0;; ++i) {
+        if (i == order_at) ctx.prepare_moves(s, list, ply, tt_move, depth);  // may drop root moves
+        if (i >= list.size()) break;
         if (search_move(i)) {
             if (ctx.aborted) return best;
             break;

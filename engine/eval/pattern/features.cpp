@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <utility>
 #if defined(__BMI2__) || (defined(__AVX512BW__) && defined(__AVX512VBMI__))
 #include <immintrin.h>
@@ -298,15 +299,21 @@ int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept
 }
 
 // The instances' weights, written out instance by instance (each offset an immediate, no loop counter).
+// Lane i is read where it lies, the i-th 16-bit integer of the words' bytes (one 2-byte load each; a
+// bit_cast of the 128 bytes to an array of lanes first cost a copy of them per evaluation).
 template <std::size_t... I>
-int sum_instance_weights(const std::array<std::uint16_t, kIndexLanes>& own, const std::int16_t* table,
-                         std::index_sequence<I...>) noexcept {
-    return (0 + ... + int{table[kInstanceOffsets[I] + own[I]]});
+int sum_instance_weights(const IndexWords& own, const std::int16_t* table, std::index_sequence<I...>) noexcept {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(own.data());
+    const auto lane = [bytes](std::size_t i) {
+        std::uint16_t value;
+        std::memcpy(&value, bytes + 2 * i, sizeof value);
+        return value;
+    };
+    return (0 + ... + int{table[kInstanceOffsets[I] + lane(I)]});
 }
 
 int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
-    const auto own = std::bit_cast<std::array<std::uint16_t, kIndexLanes>>(indices.own);  // lane i = own[i]
-    int sum = sum_instance_weights(own, table, std::make_index_sequence<kInstanceCount>{});
+    int sum = sum_instance_weights(indices.own, table, std::make_index_sequence<kInstanceCount>{});
     for_each_scalar(pos, [&](int, std::uint32_t index) { sum += table[index]; });
     return sum;
 }
