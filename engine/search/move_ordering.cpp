@@ -14,6 +14,19 @@ void move_to_front(MoveList& list, Move m) noexcept {
     if (it != list.end()) std::rotate(list.begin(), it, it + 1);
 }
 
+// The squares the normal score weighs: the corners, and the X- and C-squares next to an empty corner.
+struct SquareClasses {
+    Bitboard corner;
+    Bitboard x;
+    Bitboard c;
+};
+
+SquareClasses square_classes(const Position& pos) noexcept {
+    const BoardGeometry g = pos.playable == ~Bitboard{0} ? kFull : board_geometry(pos.playable);
+    const Bitboard near_empty_corner = neighbours(g.corners & pos.empties());
+    return {g.corners, g.x_squares & near_empty_corner, g.c_squares & near_empty_corner};
+}
+
 }  // namespace
 
 OthelloOrder::OthelloOrder(MoveOrdering mode, const std::vector<Move>& fixed, const eval::PatternEvaluator* pattern)
@@ -74,12 +87,7 @@ bool OthelloOrder::order_by_square_class(const OthelloState& s, MoveList& list, 
         last = m;
         moves |= square_bit(m);
     }
-    const Position& pos = s.pos;
-    const BoardGeometry g = pos.playable == ~Bitboard{0} ? kFull : board_geometry(pos.playable);
-    const Bitboard near_empty_corner = neighbours(g.corners & pos.empties());
-    const Bitboard corner = g.corners;
-    const Bitboard x = g.x_squares & near_empty_corner;
-    const Bitboard c = g.c_squares & near_empty_corner;
+    const auto [corner, x, c] = square_classes(s.pos);
     // (corner, X, C) by descending 64 * corner - 32 * X - 8 * C: 64, 56, 32, 24, 0, -8, -32, -40.
     const std::array<Bitboard, 8> classes = {corner & ~x & ~c,  corner & ~x & c,  corner & x & ~c,  corner & x & c,
                                              ~corner & ~x & ~c, ~corner & ~x & c, ~corner & x & ~c, ~corner & x & c};
@@ -95,17 +103,16 @@ void OthelloOrder::score_normal(const OthelloState& s, const MoveList& list, Mov
                                 std::array<int, MoveList::kCapacity>& score,
                                 const TranspositionTable* buckets) const noexcept {
     const Position& pos = s.pos;
-    const BoardGeometry g = pos.playable == ~Bitboard{0} ? kFull : board_geometry(pos.playable);
-    const Bitboard empty_corner_neighbours = neighbours(g.corners & pos.empties());
+    const SquareClasses classes = square_classes(pos);
     for (int i = 0; i < list.size(); ++i) {
         const Move m = list[i];
         score[i] = 0;
         if (m == kPass) continue;
         const Bitboard bit = square_bit(m);
         int v = 0;
-        if (bit & g.corners) v += 64;
-        if (bit & g.x_squares & empty_corner_neighbours) v -= 32;
-        if (bit & g.c_squares & empty_corner_neighbours) v -= 8;
+        if (bit & classes.corner) v += 64;
+        if (bit & classes.x) v -= 32;
+        if (bit & classes.c) v -= 8;
         if (depth >= 2) {
             const Position child = pos.play(m);
             if (buckets && m != tt_move) buckets->prefetch(othello_tt_key(child));
