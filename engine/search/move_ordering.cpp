@@ -134,7 +134,8 @@ void OthelloOrder::score_evaluated(const OthelloState& s, const MoveList& list, 
         }
         const OthelloState child = s.play(m);
         if (buckets && m != kPass) buckets->prefetch(othello_tt_key(child.pos));
-        score[i] = -pattern_units(*pattern_, child) - kReplyWeight * popcount(child.pos.moves());
+        const Bitboard replies = child.pos.moves();
+        score[i] = -pattern_units(*pattern_, child, replies) - kReplyWeight * popcount(replies);
     }
 }
 

@@ -39,6 +39,11 @@ inline constexpr int kReplyWeight = 24;  // 1/32 disc per opponent reply
 [[nodiscard]] inline int pattern_units(const eval::PatternEvaluator& pattern, const OthelloState& s) noexcept {
     return s.indexed ? pattern.evaluate_units(s.pos, s.indices) : pattern.evaluate_units(s.pos);
 }
+// The same with the side to move's legal moves given (moves == s.pos.moves()).
+[[nodiscard]] inline int pattern_units(const eval::PatternEvaluator& pattern, const OthelloState& s,
+                                       Bitboard moves) noexcept {
+    return s.indexed ? pattern.evaluate_units(s.pos, s.indices, moves) : pattern.evaluate_units(s.pos);
+}
 
 class OthelloOrder {
 public:

@@ -120,12 +120,14 @@ int selective_negascout(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int 
 namespace detail {
 
 // What negascout_with does with a child at depth 0 (a horizon or final leaf), without its move list:
-// the node is counted, the game is over when neither side can move.
+// the node is counted, the game is over when neither side can move. The side to move's legal moves,
+// computed for that test, go to the evaluation's mobility features.
 template <class Ctx>
 int horizon_child(Ctx& ctx, const OthelloState& child, int ply) {
     if (ctx.enter(ply)) return 0;
-    if (child.pos.is_over()) return ctx.final_leaf(child);
-    return ctx.horizon_leaf(child);
+    const Bitboard moves = child.pos.moves();
+    if (moves == 0 && child.pos.opponent_moves() == 0) return ctx.final_leaf(child);
+    return ctx.horizon_leaf(child, moves);
 }
 
 // The Multi-ProbCut tests of one node; true when the node is cut (or the search was stopped during the

@@ -90,6 +90,16 @@ struct SearchContext {
         ++leaves;
         return std::clamp(static_cast<int>(evaluate(s)), -S::kScoreBound, S::kScoreBound);
     }
+    // The same for an Othello state whose side to move has the legal moves `moves`: an evaluation that
+    // takes them does not compute them again.
+    int horizon_leaf(const S& s, Bitboard moves) noexcept {
+        if constexpr (requires { evaluate(s, moves); }) {
+            ++leaves;
+            return std::clamp(static_cast<int>(evaluate(s, moves)), -S::kScoreBound, S::kScoreBound);
+        } else {
+            return horizon_leaf(s);
+        }
+    }
 
     // Restricts the root moves (ply 0) and orders the list. With 2 or more plies left (children that
     // will probe the table), asks the memory for every child's table bucket but the table move's

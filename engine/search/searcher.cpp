@@ -172,6 +172,10 @@ struct EvaluatorCall {
     int operator()(const OthelloState& s) const noexcept {
         return pattern ? eval::units_to_discs(pattern_units(*pattern, s)) : evaluator->evaluate(s.pos);
     }
+    // The same for a state whose side to move has the legal moves `moves` (not computed again).
+    int operator()(const OthelloState& s, Bitboard moves) const noexcept {
+        return pattern ? eval::units_to_discs(pattern_units(*pattern, s, moves)) : evaluator->evaluate(s.pos);
+    }
 };
 using OthelloContext = SearchContext<OthelloState, EvaluatorCall, OthelloOrder>;
 

@@ -60,13 +60,16 @@ TEST_CASE("instance indices: kept move by move along 2,000 random games, passes 
     CHECK(moves > 100000);
 }
 
-TEST_CASE("instance indices: the evaluation from them equals the evaluation from the position") {
+TEST_CASE(
+    "instance indices: the evaluation from them (and from the legal moves given) equals the evaluation from the "
+    "position") {
     auto evaluator = PatternEvaluator::embedded_default();
     REQUIRE(evaluator);
     REQUIRE(evaluator->blended());
     for (const Position& pos : testing::random_positions(Variant::Standard, 20000, 53)) {
         const InstanceIndices indices = instance_indices(pos);
         REQUIRE(evaluator->evaluate_units(pos, indices) == evaluator->evaluate_units(pos));
+        REQUIRE(evaluator->evaluate_units(pos, indices, pos.moves()) == evaluator->evaluate_units(pos));
         REQUIRE(evaluator->evaluate(pos, indices) == evaluator->evaluate(pos));
     }
 }

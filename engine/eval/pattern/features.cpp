@@ -90,12 +90,12 @@ constexpr unsigned edge_bits(Bitboard b, int e) noexcept {
     }
 }
 
-// Calls visit(feature, index) for each scalar feature of pos (kInstanceCount .. kFeatureCount - 1): the
-// sums add the weights as the indices are made, without storing them first.
+// Calls visit(feature, index) for each scalar feature of pos (kInstanceCount .. kFeatureCount - 1), whose
+// side to move has the legal moves `mine`: the sums add the weights as the indices are made, without
+// storing them first.
 template <class Visit>
-void for_each_scalar(const Position& pos, Visit&& visit) noexcept {
+void for_each_scalar(const Position& pos, Bitboard mine, Visit&& visit) noexcept {
     const Bitboard empty = ~(pos.player | pos.opponent);
-    const Bitboard mine = legal_moves(pos.player, pos.opponent);
     const Bitboard theirs = legal_moves(pos.opponent, pos.player);
     visit(kInstanceCount, kMobilityOffset + scalar_mobility(mine));
     visit(kInstanceCount + 1, kOpponentMobilityOffset + scalar_mobility(theirs));
@@ -105,6 +105,11 @@ void for_each_scalar(const Position& pos, Visit&& visit) noexcept {
     visit(kInstanceCount + 2, kPotentialOffset + scalar_potential(empty & neighbours(pos.opponent)));
     visit(kInstanceCount + 3, kOpponentPotentialOffset + scalar_potential(empty & neighbours(pos.player)));
     visit(kInstanceCount + 4, kParityOffset + static_cast<std::uint32_t>(empties_of(pos) & 1));
+}
+
+template <class Visit>
+void for_each_scalar(const Position& pos, Visit&& visit) noexcept {
+    for_each_scalar(pos, legal_moves(pos.player, pos.opponent), visit);
 }
 
 void fill_scalars(const Position& pos, FeatureIndices& out) noexcept {
@@ -312,10 +317,15 @@ int sum_instance_weights(const IndexWords& own, const std::int16_t* table, std::
     return (0 + ... + int{table[kInstanceOffsets[I] + lane(I)]});
 }
 
-int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
+int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table,
+                        Bitboard moves) noexcept {
     int sum = sum_instance_weights(indices.own, table, std::make_index_sequence<kInstanceCount>{});
-    for_each_scalar(pos, [&](int, std::uint32_t index) { sum += table[index]; });
+    for_each_scalar(pos, moves, [&](int, std::uint32_t index) { sum += table[index]; });
     return sum;
+}
+
+int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
+    return sum_feature_weights(pos, indices, table, legal_moves(pos.player, pos.opponent));
 }
 
 InstanceIndices instance_indices(const Position& pos) noexcept {

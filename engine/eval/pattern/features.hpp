@@ -45,6 +45,11 @@ struct PhaseSums {
 // scalar features are computed from the position. Precondition: indices == instance_indices(pos).
 [[nodiscard]] int sum_feature_weights(const Position& pos, const InstanceIndices& indices,
                                       const std::int16_t* table) noexcept;
+// The same with the side to move's legal moves given (the search has them already: a horizon leaf tests
+// whether the game is over, the ordering counts the replies). Precondition: also
+// moves == legal_moves(pos.player, pos.opponent).
+[[nodiscard]] int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table,
+                                      Bitboard moves) noexcept;
 
 [[nodiscard]] constexpr int empties_of(const Position& pos) noexcept {
     return 64 - popcount(pos.player | pos.opponent);

@@ -58,6 +58,12 @@ int PatternEvaluator::evaluate_units(const Position& pos, const InstanceIndices&
     return sum_feature_weights(pos, indices, blended_->table(empties_of(pos))) / kBlendDenominator;
 }
 
+int PatternEvaluator::evaluate_units(const Position& pos, const InstanceIndices& indices,
+                                     Bitboard moves) const noexcept {
+    if (!blended_) return evaluate_units(pos);
+    return sum_feature_weights(pos, indices, blended_->table(empties_of(pos)), moves) / kBlendDenominator;
+}
+
 int PatternEvaluator::evaluate(const Position& pos, const InstanceIndices& indices) const noexcept {
     return units_to_discs(evaluate_units(pos, indices));
 }

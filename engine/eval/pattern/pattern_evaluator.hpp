@@ -33,6 +33,9 @@ public:
     // precondition: indices == instance_indices(pos).
     [[nodiscard]] int evaluate_units(const Position& pos, const InstanceIndices& indices) const noexcept;
     [[nodiscard]] int evaluate(const Position& pos, const InstanceIndices& indices) const noexcept;
+    // The same with the side to move's legal moves given; precondition: also moves == pos.moves().
+    [[nodiscard]] int evaluate_units(const Position& pos, const InstanceIndices& indices,
+                                     Bitboard moves) const noexcept;
     [[nodiscard]] const WeightSet& weights() const noexcept { return *weights_; }
 
     // Whether the evaluation reads the blended tables (false: the two phase tables, for a set whose
