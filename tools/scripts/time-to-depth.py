@@ -54,14 +54,23 @@ def main():
         p.stdin.write(line + "\n")
         p.stdin.flush()
 
+    def wait_for(word):  # False when the engine exits first (readline then returns "" at once, forever)
+        while True:
+            line = p.stdout.readline()
+            if not line:
+                print(f"time-to-depth: the engine exited before '{word}'", file=sys.stderr)
+                return False
+            if word in line:
+                return True
+
     send("uci")
-    while "uciok" not in p.stdout.readline():
-        pass
+    if not wait_for("uciok"):
+        return 1
     if args.hash:
         send(f"setoption name Hash value {args.hash}")
     send("isready")
-    while "readyok" not in p.stdout.readline():
-        pass
+    if not wait_for("readyok"):
+        return 1
     nodes = 0
     start = time.monotonic()
     for moves in todo:
@@ -88,4 +97,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        print("time-to-depth: the engine exited", file=sys.stderr)
+        sys.exit(1)
