@@ -88,18 +88,19 @@ struct SearchContext {
     }
     int horizon_leaf(const S& s) noexcept {
         ++leaves;
-        return std::clamp(static_cast<int>(evaluate(s)), -S::kScoreBound, S::kScoreBound);
+        return clamp_score(static_cast<int>(evaluate(s)));
     }
     // The same for an Othello state whose side to move has the legal moves `moves`: an evaluation that
     // takes them does not compute them again.
     int horizon_leaf(const S& s, Bitboard moves) noexcept {
         if constexpr (requires { evaluate(s, moves); }) {
             ++leaves;
-            return std::clamp(static_cast<int>(evaluate(s, moves)), -S::kScoreBound, S::kScoreBound);
+            return clamp_score(static_cast<int>(evaluate(s, moves)));
         } else {
             return horizon_leaf(s);
         }
     }
+    static int clamp_score(int value) noexcept { return std::clamp(value, -S::kScoreBound, S::kScoreBound); }
 
     // Restricts the root moves (ply 0) and orders the list. With 2 or more plies left (children that
     // will probe the table), asks the memory for every child's table bucket but the table move's

@@ -324,10 +324,6 @@ int sum_feature_weights(const Position& pos, const InstanceIndices& indices, con
     return sum;
 }
 
-int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table) noexcept {
-    return sum_feature_weights(pos, indices, table, legal_moves(pos.player, pos.opponent));
-}
-
 InstanceIndices instance_indices(const Position& pos) noexcept {
     InstanceIndices out;
     gather_both_views<kHavePext>(pos, out, std::make_index_sequence<kInstanceCount>{});

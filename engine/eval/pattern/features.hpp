@@ -41,13 +41,10 @@ struct PhaseSums {
                                             const std::int16_t* second) noexcept;
 // The sum of the weights the position activates in one table (a blended table: blended_weights.hpp).
 [[nodiscard]] int sum_feature_weights(const Position& pos, const std::int16_t* table) noexcept;
-// The same sum with the instances' indices given (kept move by move: instance_indices.hpp); only the
-// scalar features are computed from the position. Precondition: indices == instance_indices(pos).
-[[nodiscard]] int sum_feature_weights(const Position& pos, const InstanceIndices& indices,
-                                      const std::int16_t* table) noexcept;
-// The same with the side to move's legal moves given (the search has them already: a horizon leaf tests
-// whether the game is over, the ordering counts the replies). Precondition: also
-// moves == legal_moves(pos.player, pos.opponent).
+// The same sum with the instances' indices (kept move by move: instance_indices.hpp) and the side to
+// move's legal moves given (the search has them already: a horizon leaf tests whether the game is over,
+// the ordering counts the replies); only the other scalar features are computed from the position.
+// Preconditions: indices == instance_indices(pos), moves == legal_moves(pos.player, pos.opponent).
 [[nodiscard]] int sum_feature_weights(const Position& pos, const InstanceIndices& indices, const std::int16_t* table,
                                       Bitboard moves) noexcept;
 

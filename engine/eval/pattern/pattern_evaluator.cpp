@@ -54,8 +54,7 @@ int PatternEvaluator::evaluate_units(const Position& pos) const noexcept {
 }
 
 int PatternEvaluator::evaluate_units(const Position& pos, const InstanceIndices& indices) const noexcept {
-    if (!blended_) return evaluate_units(pos);
-    return sum_feature_weights(pos, indices, blended_->table(empties_of(pos))) / kBlendDenominator;
+    return evaluate_units(pos, indices, legal_moves(pos.player, pos.opponent));
 }
 
 int PatternEvaluator::evaluate_units(const Position& pos, const InstanceIndices& indices,
