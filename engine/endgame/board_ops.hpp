@@ -44,7 +44,7 @@ inline constexpr std::array<Bitboard, 64> kNeighbourSquares = [] {
 
 // flips(P, O, x), skipping the computation when no disc of O is next to x (then there is nothing to flip).
 [[nodiscard]] inline Bitboard flips_if_adjacent(Bitboard P, Bitboard O, int x) noexcept {
-    return (kNeighbourSquares[static_cast<std::size_t>(x)] & O) ? flips(P, O, x) : 0;
+    return (kNeighbourSquares[static_cast<std::size_t>(x)] & O) ? flips_from_rays(P, O, x) : 0;
 }
 
 // 64-bit mix of the two bitboards (transposition-table key).

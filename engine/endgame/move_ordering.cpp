@@ -44,7 +44,7 @@ int evaluation_search(Bitboard P, Bitboard O, int depth, int alpha, int beta, st
     }
     int best = -kScoreMax - 1;
     for (int sq : squares(moves)) {
-        const Bitboard f = flips(P, O, sq);
+        const Bitboard f = flips_from_rays(P, O, sq);
         const int score = -evaluation_search(O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
         if (score > best) {
             best = score;
@@ -78,7 +78,7 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
     }
     int best = -kUnitsInfinity;
     for (int sq : squares(moves)) {
-        const Bitboard f = flips(P, O, sq);
+        const Bitboard f = flips_from_rays(P, O, sq);
         const int score = -pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
         if (score > best) {
             best = score;
@@ -94,7 +94,7 @@ void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) n
     for (int sq : squares(moves)) {
         EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
         m.square = sq;
-        m.flipped = flips(P, O, sq);
+        m.flipped = flips_from_rays(P, O, sq);
         m.score = 0;
     }
 }

@@ -95,7 +95,7 @@ int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empti
     int best = -kInfinity;
     for (const Bitboard part : {moves & odd, moves & ~odd}) {
         for (int sq : squares(part)) {
-            const Bitboard f = flips(P, O, sq);
+            const Bitboard f = flips_from_rays(P, O, sq);
             const Bitboard np = O ^ f;
             const Bitboard no = P ^ f ^ square_bit(sq);
             const int a = alpha > best ? alpha : best;

@@ -315,7 +315,7 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
 // Principal variation read from the transposition table (exact entries with a legal best move).
 std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move first) {
     std::vector<Move> pv{first};
-    const Bitboard f = flips(P, O, first);
+    const Bitboard f = flips_from_rays(P, O, first);
     Bitboard p = O ^ f;
     Bitboard o = P ^ f ^ square_bit(first);
     for (int guard = 0; guard < 60; ++guard) {
@@ -332,7 +332,7 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
             break;
         }
         pv.push_back(e.move);
-        const Bitboard g = flips(p, o, e.move);
+        const Bitboard g = flips_from_rays(p, o, e.move);
         const Bitboard np = o ^ g;
         o = p ^ g ^ square_bit(e.move);
         p = np;

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "engine/board/moves.hpp"
 #include "engine/board/variant.hpp"
@@ -10,8 +12,8 @@
 
 using namespace reversi;
 
-TEST_CASE("flips(): the selected path equals flips_portable() on every empty square of 50,000 positions") {
-    MESSAGE("flips() uses " << (flips_uses_avx2() ? "the AVX2 path" : "the portable path") << " in this build");
+TEST_CASE("flips() and flips_from_rays() equal flips_portable() on every empty square of 50,000 positions") {
+    MESSAGE("flips_from_rays() uses the " << flips_path() << " path in this build");
     const auto positions = testing::random_positions(Variant::Standard, 50000, 77);
     long long checked = 0;
     long long legal = 0;
@@ -21,6 +23,7 @@ TEST_CASE("flips(): the selected path equals flips_portable() on every empty squ
         for (int sq : squares(empty)) {
             const Bitboard fast = flips(pos.player, pos.opponent, sq);
             REQUIRE(fast == flips_portable(pos.player, pos.opponent, sq));
+            REQUIRE(flips_from_rays(pos.player, pos.opponent, sq) == fast);
             // The opponent's view too (a different disc pattern on the same square).
             REQUIRE(flips(pos.opponent, pos.player, sq) == flips_portable(pos.opponent, pos.player, sq));
             ++checked;
@@ -34,6 +37,47 @@ TEST_CASE("flips(): the selected path equals flips_portable() on every empty squ
     }
     CHECK(checked > 1000000);
     CHECK(legal > 200000);
+}
+
+// Every SIMD flip routine the build has, not only the one flips() selects: an AVX-512 build keeps the AVX2
+// routine's check. Random positions, then dense boards of long opponent runs (the rays' ends and the
+// a/h-column wrap-around).
+TEST_CASE("flips_avx2() and flips_avx512(), where the build has them, equal flips_portable() on every empty square") {
+    std::vector<std::pair<Bitboard, Bitboard>> boards;
+    for (const auto& pos : testing::random_positions(Variant::Standard, 20000, 80)) {
+        boards.emplace_back(pos.player, pos.opponent);
+        boards.emplace_back(pos.opponent, pos.player);
+    }
+    std::mt19937_64 rng(81);
+    for (int i = 0; i < 20000; ++i) {
+        Bitboard P = 0;
+        Bitboard O = 0;
+        for (int sq = 0; sq < 64; ++sq) {
+            const auto r = rng() % 10;
+            if (r < 2) P |= square_bit(sq);
+            if (r >= 2 && r < 9) O |= square_bit(sq);
+        }
+        boards.emplace_back(P, O);
+    }
+    long long checked = 0;
+    long long flipping = 0;
+    for (const auto& [P, O] : boards) {
+        for (int sq : squares(~(P | O))) {
+            const Bitboard expected = flips_portable(P, O, sq);
+#ifdef __AVX2__
+            REQUIRE(detail::flips_avx2(P, O, sq) == expected);
+#endif
+#if defined(__AVX512VL__) && defined(__AVX512CD__)
+            REQUIRE(detail::flips_avx512(P, O, detail::kRayLanes[static_cast<std::size_t>(sq)]) == expected);
+#endif
+            ++checked;
+            flipping += expected != 0;
+        }
+    }
+    MESSAGE("flips checked on " << checked << " squares, " << flipping << " of them flipping, in this " << flips_path()
+                                << " build");
+    CHECK(checked > 500000);
+    CHECK(flipping > 100000);
 }
 
 TEST_CASE("legal_moves(): the selected path equals legal_moves_portable() and the square-by-square reference") {

@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
         "# file %s, threads %d (split from %d empties), hash %lld MiB, %s, flips %s, ordering %s, selective passes "
         "%s\n",
         file.c_str(), options.threads, options.split_empties, *hash, wld ? "win/loss/draw" : "exact",
-        flips_uses_avx2() ? "avx2" : "portable", solver.pattern() ? "pattern" : "simple",
+        std::string(flips_path()).c_str(), solver.pattern() ? "pattern" : "simple",
         selective ? ("from " + std::to_string(options.selective_min_empties) + " empties").c_str() : "off");
     std::printf("%4s %3s %5s %6s %8s %10s %10s %15s %10s  %s\n", "#", "emp", "move", "score", "expected", "time(s)",
                 "cpu(s)", "nodes", "Mnodes/s", "pv");
