@@ -100,7 +100,12 @@ void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) n
 }
 
 void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
-                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern,
+                        int alpha) noexcept {
+    // A move whose ordering search proves it kOrderAlphaDelta discs below alpha is searched late whatever
+    // its exact value: the child's search stops there (a fail-soft bound).
+    const int floor = alpha - kOrderAlphaDelta;
+    const int child_beta = floor > -kScoreMax ? -floor * kUnits : kUnitsInfinity;
     const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
     const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
     const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
@@ -127,8 +132,8 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
             // 1/32 disc x (1 << 5): one disc of the shallow search weighs a quarter of one opponent reply.
             // Weighing the pattern search 4 times more (one disc = one reply, the earlier setting) took
             // 1.19 times the nodes on FFO #45-#53 (6.12 G against 5.15 G; docs/endgame.md).
-            score -= pattern_search(*use_pattern, next_p, next_o, sort_depth, -kUnitsInfinity, kUnitsInfinity, nodes) *
-                     (1 << 5);
+            score -=
+                pattern_search(*use_pattern, next_p, next_o, sort_depth, -kUnitsInfinity, child_beta, nodes) * (1 << 5);
         } else if (sort_depth >= 0) {
             score -= evaluation_search(next_p, next_o, sort_depth, -kScoreMax, kScoreMax, nodes) * (1 << 12);
         }

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "engine/board/bitboard.hpp"
+#include "engine/endgame/board_ops.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
@@ -63,11 +64,18 @@ inline constexpr int kPatternOrderEmpties = 12;
 // Lists the legal moves `moves` of P with their flips, unscored (score 0), in square order.
 void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept;
 
+// The ordering's pattern searches need a move's exact value only down to this many discs below the
+// node's alpha (Edax's SORT_ALPHA_DELTA): FFO #40-#47 -1.2 %, #48-#52 -2.1 % and the first 40 of
+// hard-25 -1.4 % nodes with 8, flat from 2 to 16 (docs/endgame.md, "The ordering searches bounded").
+inline constexpr int kOrderAlphaDelta = 8;
+
 // Scores the listed moves [from, size) as score_moves does. The solver lists the moves, searches the
 // table's move first and scores the others only when it did not cut: most null-window nodes with a
-// table move cut there and never pay for the ordering searches.
+// table move cut there and never pay for the ordering searches. `alpha`: the node's alpha when the
+// moves are scored (the default: none, every ordering search exact).
 void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
-                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept;
+                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern,
+                        int alpha = -kScoreMax - 1) noexcept;
 
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
 // `empties` empty squares. hash_move / second_move get the top scores when legal.

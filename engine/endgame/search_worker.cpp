@@ -201,7 +201,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     const int first = hash_move != kNoMove ? list.bring_to_front(hash_move) : 0;
     bool cut = first == 1 && search_move(0);
     if (!cut) {
-        score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_);
+        score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_, alpha);
         for (int i = first; i < list.size && !cut; ++i) {
             list.pick_best(i);
             cut = search_move(i);

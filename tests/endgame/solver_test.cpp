@@ -183,6 +183,59 @@ TEST_CASE("pattern_search equals a plain negamax on the pattern evaluation") {
     CHECK(checked == 240);
 }
 
+// With the node's alpha given, each move's ordering search may stop once it proves the move
+// kOrderAlphaDelta discs below alpha: every move the exact scores keep above that line keeps its exact
+// score, and every other move scores at least its exact score but no more than the line allows.
+TEST_CASE("score_listed_moves with alpha: exact above alpha - kOrderAlphaDelta, a fail-soft bound below") {
+    const auto pattern = eval::PatternEvaluator::embedded_default();
+    REQUIRE(pattern);
+    int same = 0;
+    int bounded = 0;
+    for (int empties : {14, 18, 20}) {
+        for (const auto& pos :
+             endgame_test::positions_with_empties(empties, 30, 211 + static_cast<unsigned>(empties))) {
+            const Bitboard moves = legal_moves(pos.player, pos.opponent);
+            if (!moves) continue;
+            for (int alpha : {-20, -2, 0, 6, 30}) {
+                endgame::EndgameMoveList exact;
+                endgame::EndgameMoveList cut;
+                std::uint64_t exact_nodes = 0;
+                std::uint64_t cut_nodes = 0;
+                endgame::list_moves(exact, pos.player, pos.opponent, moves);
+                endgame::list_moves(cut, pos.player, pos.opponent, moves);
+                endgame::score_listed_moves(exact, 0, pos.player, pos.opponent, empties, kNoMove, kNoMove, exact_nodes,
+                                            &*pattern);
+                endgame::score_listed_moves(cut, 0, pos.player, pos.opponent, empties, kNoMove, kNoMove, cut_nodes,
+                                            &*pattern, alpha);
+                CHECK(cut_nodes <= exact_nodes);
+                const int line = alpha - endgame::kOrderAlphaDelta;
+                for (int i = 0; i < exact.size; ++i) {
+                    const auto& e = exact.moves[static_cast<std::size_t>(i)];
+                    const auto& c = cut.moves[static_cast<std::size_t>(i)];
+                    REQUIRE(e.square == c.square);
+                    // The pattern part of the score is -32 x (the child's value in 1/32 disc).
+                    const Bitboard np = pos.opponent ^ e.flipped;
+                    const Bitboard no = pos.player ^ e.flipped ^ square_bit(e.square);
+                    std::uint64_t n = 0;
+                    const int depth = empties >= 18 ? 2 : 1;
+                    const int child = endgame::pattern_search(*pattern, np, no, depth, -(1 << 24), 1 << 24, n);
+                    if (-child > line * eval::kWeightScale) {
+                        REQUIRE(c.score == e.score);
+                        ++same;
+                    } else {
+                        REQUIRE(c.score >= e.score);
+                        REQUIRE(c.score <= e.score - 32 * (-child) + 32 * line * eval::kWeightScale);
+                        bounded += c.score != e.score;
+                    }
+                }
+            }
+        }
+    }
+    MESSAGE(same << " moves scored exactly, " << bounded << " with a bound");
+    CHECK(same > 1000);
+    CHECK(bounded > 100);
+}
+
 TEST_CASE("EndgameSolver: errors, finished games, passes and stop") {
     endgame::EndgameSolver solver(1);
     std::atomic<bool> stop{false};
