@@ -7,7 +7,8 @@
 // lowest set bit of ray & ~O (x & -x), on one that decreases it the highest (the leading zero count of
 // the lanes, VPLZCNTQ, which has no AVX2 form). Where that square holds a disc of the player, the ray's
 // squares between it and the move square flip. No loop: about half the dependent steps of the fill in
-// moves_avx2.hpp, which AVX2-only builds keep.
+// moves_avx2.hpp. The exact solver calls it through flips_from_rays() (moves.hpp); flips() keeps the
+// fill, which the midgame search measured faster (its evaluation's weight reads evict the ray table).
 // Checked against flips_portable() on every empty square of random positions (tests/endgame/fast_paths_test.cpp).
 #if defined(__AVX512VL__) && defined(__AVX512CD__)
 #include <immintrin.h>
