@@ -7,9 +7,9 @@
 //
 // Fast paths are chosen at compile time: with __AVX2__ (the default -march=native build) flips() and
 // legal_moves() use detail::flips_avx2 and detail::legal_moves_avx2 (engine/board/moves_avx2.hpp) at run
-// time, and with AVX-512 VL and CD flips() uses detail::flips_avx512 (engine/board/moves_avx512.hpp)
-// instead; the portable versions are always available, and constant evaluation always uses them.
-// tests/endgame/fast_paths_test.cpp checks every path the build has.
+// time, and with AVX-512 VL and CD flips_from_rays() (the exact solver's) uses detail::flips_avx512
+// (engine/board/moves_avx512.hpp); the portable versions are always available, and constant evaluation
+// always uses them. tests/endgame/fast_paths_test.cpp checks every path the build has.
 #include <array>
 #include <string_view>
 #include <type_traits>
