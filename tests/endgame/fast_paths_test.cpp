@@ -12,6 +12,21 @@
 
 using namespace reversi;
 
+namespace {
+// A random board where each square holds the player's disc with probability player_tenths / 10, the
+// opponent's with (9 - player_tenths) / 10 and is empty with 1 / 10: long runs of opponent discs.
+std::pair<Bitboard, Bitboard> dense_board(std::mt19937_64& rng, unsigned player_tenths) {
+    Bitboard P = 0;
+    Bitboard O = 0;
+    for (int sq = 0; sq < 64; ++sq) {
+        const auto r = rng() % 10;
+        if (r < player_tenths) P |= square_bit(sq);
+        if (r >= player_tenths && r < 9) O |= square_bit(sq);
+    }
+    return {P, O};
+}
+}  // namespace
+
 TEST_CASE("flips() and flips_from_rays() equal flips_portable() on every empty square of 50,000 positions") {
     MESSAGE("flips_from_rays() uses the " << flips_path() << " path in this build");
     const auto positions = testing::random_positions(Variant::Standard, 50000, 77);
@@ -49,16 +64,7 @@ TEST_CASE("flips_avx2() and flips_avx512(), where the build has them, equal flip
         boards.emplace_back(pos.opponent, pos.player);
     }
     std::mt19937_64 rng(81);
-    for (int i = 0; i < 20000; ++i) {
-        Bitboard P = 0;
-        Bitboard O = 0;
-        for (int sq = 0; sq < 64; ++sq) {
-            const auto r = rng() % 10;
-            if (r < 2) P |= square_bit(sq);
-            if (r >= 2 && r < 9) O |= square_bit(sq);
-        }
-        boards.emplace_back(P, O);
-    }
+    for (int i = 0; i < 20000; ++i) boards.push_back(dense_board(rng, 2));
     long long checked = 0;
     long long flipping = 0;
     for (const auto& [P, O] : boards) {
@@ -97,13 +103,7 @@ TEST_CASE("legal_moves(): the selected path equals legal_moves_portable() and th
     // Random dense boards, mostly opponent discs: long runs in every direction and across the edges.
     std::mt19937_64 rng(79);
     for (int i = 0; i < 200000; ++i) {
-        Bitboard P = 0;
-        Bitboard O = 0;
-        for (int sq = 0; sq < 64; ++sq) {
-            const auto r = rng() % 10;
-            if (r < 3) P |= square_bit(sq);
-            if (r >= 3 && r < 9) O |= square_bit(sq);
-        }
+        const auto [P, O] = dense_board(rng, 3);
         check(P, O);
     }
 }
