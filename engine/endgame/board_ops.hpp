@@ -34,6 +34,36 @@ inline constexpr std::array<Bitboard, 4> kQuadrants = {0x000000000f0f0f0fULL, 0x
     return odd;
 }
 
+// The squares in classes of like squares, in a common static order for trying moves (corners first, then
+// the squares near the centre, the edges' middle squares, and the squares next to the corners last):
+// (a, b) are a square's distances to its two nearest edges, smaller first. The ordering's pattern
+// searches try their moves in this order (FFO #40-#47 -0.8 % nodes, #48-#52 -0.9 %, the same time); in
+// shallow() and solve_4() within the parity groups it saved 0.6 % more nodes but cost 6-19 % time.
+inline constexpr std::array<Bitboard, 10> kSquareClasses = [] {
+    constexpr std::array<std::array<int, 2>, 10> kOrder = {
+        {{0, 0}, {2, 3}, {2, 2}, {0, 2}, {0, 3}, {1, 3}, {1, 2}, {0, 1}, {1, 1}, {3, 3}}};
+    std::array<Bitboard, 10> out{};
+    for (int sq = 0; sq < 64; ++sq) {
+        const int r = sq / 8 < 4 ? sq / 8 : 7 - sq / 8;
+        const int c = sq % 8 < 4 ? sq % 8 : 7 - sq % 8;
+        const int a = r < c ? r : c;
+        const int b = r < c ? c : r;
+        for (std::size_t k = 0; k < kOrder.size(); ++k) {
+            if (kOrder[k][0] == a && kOrder[k][1] == b) out[k] |= square_bit(sq);
+        }
+    }
+    return out;
+}();
+
+// Writes the squares of `b` to `out` class by class (kSquareClasses order); returns how many.
+inline int class_ordered_squares(Bitboard b, int* out) noexcept {
+    int n = 0;
+    for (const Bitboard c : kSquareClasses) {
+        for (int s : squares(b & c)) out[n++] = s;
+    }
+    return n;
+}
+
 // The squares next to each square (8 directions, no wrap-around). A move on x flips something only when
 // an opponent disc is next to x: the last-empties solvers test this before computing the flips.
 inline constexpr std::array<Bitboard, 64> kNeighbourSquares = [] {

@@ -1,5 +1,7 @@
 #include "engine/endgame/move_ordering.hpp"
 
+#include <span>
+
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/stability.hpp"
@@ -77,7 +79,9 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
         return -pattern_search(pattern, O, P, depth, -beta, -alpha, nodes);
     }
     int best = -kUnitsInfinity;
-    for (int sq : squares(moves)) {
+    int order[64];
+    const int n = class_ordered_squares(moves, order);
+    for (int sq : std::span(order, static_cast<std::size_t>(n))) {
         const Bitboard f = flips_from_rays(P, O, sq);
         const int score = -pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
         if (score > best) {

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <random>
+#include <utility>
 
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
@@ -25,6 +26,45 @@ bool fail_soft_consistent(int r, int truth, int alpha, int beta) {
 }
 
 }  // namespace
+
+TEST_CASE("kSquareClasses: disjoint classes covering the board, each closed under the eight symmetries") {
+    Bitboard all = 0;
+    for (const Bitboard c : endgame::kSquareClasses) {
+        CHECK((all & c) == 0);
+        all |= c;
+        for (int sq : squares(c)) {
+            const int r = sq / 8;
+            const int f = sq % 8;
+            for (const auto& [r2, f2] : {std::pair{r, 7 - f}, std::pair{7 - r, f}, std::pair{f, r}}) {
+                CHECK((c & square_bit(r2 * 8 + f2)) != 0);  // these three generate the eight symmetries
+            }
+        }
+    }
+    CHECK(all == ~Bitboard{0});
+    CHECK(endgame::kSquareClasses[0] == kCorners);
+    CHECK(endgame::kSquareClasses[8] == 0x0042000000004200ULL);  // the X-squares b2, g2, b7, g7 near the end
+}
+
+TEST_CASE("class_ordered_squares lists each square of a set once, class by class, on 10,000 random sets") {
+    std::mt19937_64 rng(77);
+    for (int i = 0; i < 10'000; ++i) {
+        const Bitboard b = rng() & rng();
+        int out[64];
+        const int n = endgame::class_ordered_squares(b, out);
+        REQUIRE(n == popcount(b));
+        Bitboard seen = 0;
+        std::size_t last_class = 0;
+        for (int k = 0; k < n; ++k) {
+            REQUIRE((seen & square_bit(out[k])) == 0);
+            seen |= square_bit(out[k]);
+            std::size_t cls = 0;
+            while (!(endgame::kSquareClasses[cls] & square_bit(out[k]))) ++cls;
+            REQUIRE(cls >= last_class);
+            last_class = cls;
+        }
+        REQUIRE(seen == b);
+    }
+}
 
 TEST_CASE("flips_if_adjacent equals flips on every empty square of 4,000 positions, for both sides") {
     int moves = 0;
