@@ -1,6 +1,7 @@
 #pragma once
 // Small helpers of the exact solver on raw (player, opponent) bitboards of the standard 8x8 board:
-// final scores, quadrant parity, the squares next to each square and a hash of the two bitboards.
+// final scores, quadrant parity, the static square classes of move ordering, the squares next to each
+// square and a hash of the two bitboards.
 #include <array>
 #include <cstdint>
 
@@ -56,10 +57,10 @@ inline constexpr std::array<Bitboard, 10> kSquareClasses = [] {
 }();
 
 // Writes the squares of `b` to `out` class by class (kSquareClasses order); returns how many.
-inline int class_ordered_squares(Bitboard b, int* out) noexcept {
+inline int class_ordered_squares(Bitboard b, std::array<int, 64>& out) noexcept {
     int n = 0;
     for (const Bitboard c : kSquareClasses) {
-        for (int s : squares(b & c)) out[n++] = s;
+        for (int s : squares(b & c)) out[static_cast<std::size_t>(n++)] = s;
     }
     return n;
 }

@@ -1,5 +1,6 @@
 #include "engine/endgame/move_ordering.hpp"
 
+#include <array>
 #include <span>
 
 #include "engine/board/moves.hpp"
@@ -79,9 +80,9 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
         return -pattern_search(pattern, O, P, depth, -beta, -alpha, nodes);
     }
     int best = -kUnitsInfinity;
-    int order[64];
+    std::array<int, 64> order;  // the first n are written
     const int n = class_ordered_squares(moves, order);
-    for (int sq : std::span(order, static_cast<std::size_t>(n))) {
+    for (int sq : std::span(order.data(), static_cast<std::size_t>(n))) {
         const Bitboard f = flips_from_rays(P, O, sq);
         const int score = -pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
         if (score > best) {

@@ -1,6 +1,7 @@
 // The last-empties solvers and the shallow/hashed searches against the plain solver.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <atomic>
 #include <random>
 #include <utility>
@@ -49,16 +50,16 @@ TEST_CASE("class_ordered_squares lists each square of a set once, class by class
     std::mt19937_64 rng(77);
     for (int i = 0; i < 10'000; ++i) {
         const Bitboard b = rng() & rng();
-        int out[64];
+        std::array<int, 64> out{};
         const int n = endgame::class_ordered_squares(b, out);
         REQUIRE(n == popcount(b));
         Bitboard seen = 0;
         std::size_t last_class = 0;
         for (int k = 0; k < n; ++k) {
-            REQUIRE((seen & square_bit(out[k])) == 0);
-            seen |= square_bit(out[k]);
+            REQUIRE((seen & square_bit(out[static_cast<std::size_t>(k)])) == 0);
+            seen |= square_bit(out[static_cast<std::size_t>(k)]);
             std::size_t cls = 0;
-            while (!(endgame::kSquareClasses[cls] & square_bit(out[k]))) ++cls;
+            while (!(endgame::kSquareClasses[cls] & square_bit(out[static_cast<std::size_t>(k)]))) ++cls;
             REQUIRE(cls >= last_class);
             last_class = cls;
         }
