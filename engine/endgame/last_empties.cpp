@@ -7,6 +7,7 @@
 
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
+#include "engine/endgame/stability.hpp"
 
 namespace reversi::endgame {
 
@@ -155,6 +156,10 @@ int solve_3(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, int x3,
 }
 
 int solve_4(Bitboard P, Bitboard O, int alpha, int beta, std::uint64_t& nodes) noexcept {
+    if (int upper = 0; stability_cutoff(P, O, alpha, upper)) {
+        ++nodes;
+        return upper;
+    }
     const Bitboard empties = ~(P | O);
     const Bitboard odd = odd_quadrants(empties);
     int sq[4];

@@ -82,10 +82,9 @@ int SearchWorker::dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties) {
 
 int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
     ++nodes_;
-    if (alpha >= stability_threshold(empties)) {
-        const int upper = kScoreMax - 2 * popcount(stable_discs(O, P));
-        if (upper <= alpha) return upper;
-    }
+    // At 4-6 empties most discs sit on full lines: the test is made whenever it can succeed ("The
+    // stability cutoff at 4, 5 and 6 empties", docs/endgame.md).
+    if (int upper = 0; stability_cutoff(P, O, alpha, upper)) return upper;
     const Bitboard moves = legal_moves(P, O);
     if (!moves) {
         if (!legal_moves(O, P)) return final_score(P, empties);
@@ -117,10 +116,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         aborted_ = true;
         return 0;
     }
-    if (alpha >= stability_threshold(empties)) {
-        const int upper = kScoreMax - 2 * popcount(stable_discs(O, P));
-        if (upper <= alpha) return upper;
-    }
+    if (int upper = 0; alpha >= stability_threshold(empties) && stability_cutoff(P, O, alpha, upper)) return upper;
     const bool use_tt = empties >= kHashEmpties;
     const std::uint64_t key = hash_discs(P, O);
     EndgameTTData entry;

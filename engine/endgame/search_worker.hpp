@@ -85,7 +85,8 @@ private:
     bool aborted_ = false;
 };
 
-// Stability cutoff threshold: the bound is only computed when alpha reaches this value.
+// Stability cutoff threshold of the hashed nodes: the bound is only computed when alpha reaches this
+// value (the shallow nodes and solve_4 test whenever the cut is possible: stability_cutoff).
 [[nodiscard]] int stability_threshold(int empties) noexcept;
 
 }  // namespace reversi::endgame

@@ -75,51 +75,73 @@ const EdgeTable& edge_table() {
 constexpr unsigned column_to_line(Bitboard b, int column) noexcept {
     return static_cast<unsigned>((((b >> column) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
 }
+// Bit i of `line` to square (i, column): bits 4-7 to the upper half, then each group of two to rows
+// two apart, then each bit to its row (the shifted groups never overlap: no carries).
 constexpr Bitboard line_to_column(unsigned line, int column) noexcept {
-    Bitboard out = 0;
-    for (int i = 0; i < 8; ++i) {
-        if (line >> i & 1u) out |= square_bit(i * 8 + column);
-    }
-    return out;
+    Bitboard b = line & 0xffu;
+    b = (b | b << 28) & 0x0000000f0000000fULL;
+    b = (b | b << 14) & 0x0003000300030003ULL;
+    b = (b | b << 7) & 0x0101010101010101ULL;
+    return b << column;
 }
 
-constexpr std::array<Bitboard, 15> make_diagonals(bool anti) {
-    std::array<Bitboard, 15> out{};
-    for (int sq = 0; sq < 64; ++sq) {
-        const int c = sq & 7;
-        const int r = sq >> 3;
-        out[anti ? static_cast<std::size_t>(c + r) : static_cast<std::size_t>(c - r + 7)] |= square_bit(sq);
-    }
-    return out;
-}
-constexpr auto kDiagonals = make_diagonals(false);
-constexpr auto kAntiDiagonals = make_diagonals(true);
-
-struct FullLines {
-    Bitboard horizontal = 0, vertical = 0, diagonal = 0, anti_diagonal = 0;
-};
-
-FullLines full_lines(Bitboard occupied) noexcept {
-    FullLines f;
-    for (int r = 0; r < 8; ++r) {
-        const Bitboard row = Bitboard{0xff} << (8 * r);
-        if ((occupied & row) == row) f.horizontal |= row;
-    }
-    Bitboard c = occupied;
-    c &= c >> 32;
-    c &= c >> 16;
-    c &= c >> 8;
-    f.vertical = (c & 0xff) * 0x0101010101010101ULL;
-    for (const Bitboard d : kDiagonals) {
-        if ((occupied & d) == d) f.diagonal |= d;
-    }
-    for (const Bitboard d : kAntiDiagonals) {
-        if ((occupied & d) == d) f.anti_diagonal |= d;
-    }
-    return f;
+// `from` and the squares it reaches by repeated steps of |Shift| squares, up the board for a positive
+// Shift and down for a negative one, never wrapping across the edge that `mask` excludes after a step
+// (Kogge-Stone: steps of 1, 2 and 4).
+template <int Shift>
+constexpr Bitboard spread(Bitboard from, Bitboard mask) noexcept {
+    constexpr auto step = [](Bitboard b, int n) { return Shift > 0 ? b << (Shift * n) : b >> (-Shift * n); };
+    from |= step(from, 1) & mask;
+    mask &= step(mask, 1);
+    from |= step(from, 2) & mask;
+    mask &= step(mask, 2);
+    return from | (step(from, 4) & mask);
 }
 
 }  // namespace
+
+FullLines full_lines(Bitboard occupied) noexcept {
+    FullLines f;
+    Bitboard h = occupied;  // bit 8r: row r is full
+    h &= h >> 4;
+    h &= h >> 2;
+    h &= h >> 1;
+    f.horizontal = (h & 0x0101010101010101ULL) * 0xff;
+    Bitboard v = occupied;  // bits 0-7: the column is full
+    v &= v >> 32;
+    v &= v >> 16;
+    v &= v >> 8;
+    f.vertical = (v & 0xff) * 0x0101010101010101ULL;
+    // A diagonal is full where none of its empty squares reaches: the empty squares spread both ways.
+    const Bitboard empty = ~occupied;
+    f.diagonal = ~(spread<9>(empty, kNotColumnA) | spread<-9>(empty, kNotColumnH));
+    f.anti_diagonal = ~(spread<7>(empty, kNotColumnH) | spread<-7>(empty, kNotColumnA));
+    return f;
+}
+
+FullLines full_lines_reference(Bitboard occupied) noexcept {
+    FullLines f;
+    for (int sq = 0; sq < 64; ++sq) {
+        const int row = sq >> 3;
+        const int col = sq & 7;
+        std::array<bool, 4> full{true, true, true, true};  // row, column, diagonal, anti-diagonal
+        for (int other = 0; other < 64; ++other) {
+            if (occupied >> other & 1u) continue;
+            const int r = other >> 3;
+            const int c = other & 7;
+            full[0] = full[0] && r != row;
+            full[1] = full[1] && c != col;
+            full[2] = full[2] && c - r != col - row;
+            full[3] = full[3] && c + r != col + row;
+        }
+        const Bitboard bit = square_bit(sq);
+        f.horizontal |= full[0] ? bit : 0;
+        f.vertical |= full[1] ? bit : 0;
+        f.diagonal |= full[2] ? bit : 0;
+        f.anti_diagonal |= full[3] ? bit : 0;
+    }
+    return f;
+}
 
 unsigned edge_stable(unsigned owner, unsigned other) noexcept { return edge_table().stable(owner, other) & owner; }
 

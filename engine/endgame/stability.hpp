@@ -10,8 +10,31 @@
 
 namespace reversi::endgame {
 
+// The squares whose line in each direction is full (every square of it occupied), one mask per
+// direction: rows, columns, diagonals (a1-h8 direction) and anti-diagonals (h1-a8 direction).
+struct FullLines {
+    Bitboard horizontal = 0;
+    Bitboard vertical = 0;
+    Bitboard diagonal = 0;
+    Bitboard anti_diagonal = 0;
+    friend bool operator==(const FullLines&, const FullLines&) = default;
+};
+// Branch-free: row and column folds, and the empty squares spread along each diagonal.
+[[nodiscard]] FullLines full_lines(Bitboard occupied) noexcept;
+// The same square by square (the tests' reference).
+[[nodiscard]] FullLines full_lines_reference(Bitboard occupied) noexcept;
+
 // Stable discs of `owner` (the other discs are `other`); every returned disc belongs to owner.
 [[nodiscard]] Bitboard stable_discs(Bitboard owner, Bitboard other) noexcept;
+
+// The stability cutoff of a node where P is to move and O is the opponent: P scores at most
+// 64 - 2 * (O's stable discs). True, with that bound in `upper`, when the bound is at most alpha. The
+// stable discs are computed only when the cut is possible at all (alpha >= 64 - 2 * O's discs).
+[[nodiscard]] inline bool stability_cutoff(Bitboard P, Bitboard O, int alpha, int& upper) noexcept {
+    if (alpha < 64 - 2 * popcount(O)) return false;
+    upper = 64 - 2 * popcount(stable_discs(O, P));
+    return upper <= alpha;
+}
 
 // Stable discs of `owner` on one 8-square line (bit i = i-th square), from the edge table.
 [[nodiscard]] unsigned edge_stable(unsigned owner, unsigned other) noexcept;

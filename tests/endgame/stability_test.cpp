@@ -8,6 +8,7 @@
 #include "engine/board/random_move.hpp"
 #include "engine/endgame/stability.hpp"
 #include "tests/endgame/endgame_positions.hpp"
+#include "tests/endgame/plain_solver.hpp"
 
 using namespace reversi;
 
@@ -71,4 +72,44 @@ TEST_CASE("edge_stability counts the edge table's stable discs of the four edges
         }
         REQUIRE(endgame::edge_stability(owner, other) == expected);
     }
+}
+
+TEST_CASE("full_lines equals the square-by-square reference on 20,000 random boards") {
+    std::mt19937_64 rng(77);
+    int full_diagonal_squares = 0;
+    for (int i = 0; i < 20000; ++i) {
+        // From nearly empty to nearly full: the density varies with i.
+        Bitboard occupied = rng();
+        for (int k = 0; k < i % 4; ++k) occupied |= rng();
+        if (i % 7 == 0) occupied = ~(square_bit(static_cast<int>(rng() % 64)));
+        if (i % 11 == 0) occupied = ~Bitboard{0};
+        const endgame::FullLines fast = endgame::full_lines(occupied);
+        REQUIRE(fast == endgame::full_lines_reference(occupied));
+        full_diagonal_squares += popcount(fast.diagonal | fast.anti_diagonal);
+    }
+    CHECK(full_diagonal_squares > 10000);
+}
+
+TEST_CASE("stability_cutoff: cuts exactly when the stable-disc bound reaches alpha, and the bound holds") {
+    std::mt19937 rng(19);
+    int cuts = 0;
+    for (int empties = 4; empties <= 10; ++empties) {
+        for (const auto& pos : endgame_test::positions_with_empties(empties, 150, 700 + empties)) {
+            const int truth = plain_solve(pos);
+            const int bound = 64 - 2 * popcount(endgame::stable_discs(pos.opponent, pos.player));
+            REQUIRE(truth <= bound);
+            for (int k = 0; k < 8; ++k) {
+                const int alpha = static_cast<int>(rng() % 129) - 64;
+                int upper = 99;
+                const bool cut = endgame::stability_cutoff(pos.player, pos.opponent, alpha, upper);
+                CAPTURE(alpha);
+                REQUIRE(cut == (bound <= alpha));  // the disc-count test never drops a cut
+                if (cut) {
+                    REQUIRE(upper == bound);
+                    ++cuts;
+                }
+            }
+        }
+    }
+    CHECK(cuts > 500);
 }
