@@ -82,8 +82,8 @@ int SearchWorker::dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties) {
 
 int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
     ++nodes_;
-    // At 4-6 empties most discs sit on full lines: the test is made whenever it can succeed ("The
-    // stability cutoff at 4, 5 and 6 empties", docs/endgame.md).
+    // At 5-6 empties (and in solve_4) most discs sit on full lines: the test is made whenever it can
+    // succeed ("The stability cutoff at 4, 5 and 6 empties", docs/endgame.md).
     if (int upper = 0; stability_cutoff(P, O, alpha, upper)) return upper;
     const Bitboard moves = legal_moves(P, O);
     if (!moves) {

@@ -119,30 +119,6 @@ FullLines full_lines(Bitboard occupied) noexcept {
     return f;
 }
 
-FullLines full_lines_reference(Bitboard occupied) noexcept {
-    FullLines f;
-    for (int sq = 0; sq < 64; ++sq) {
-        const int row = sq >> 3;
-        const int col = sq & 7;
-        std::array<bool, 4> full{true, true, true, true};  // row, column, diagonal, anti-diagonal
-        for (int other = 0; other < 64; ++other) {
-            if (occupied >> other & 1u) continue;
-            const int r = other >> 3;
-            const int c = other & 7;
-            full[0] = full[0] && r != row;
-            full[1] = full[1] && c != col;
-            full[2] = full[2] && c - r != col - row;
-            full[3] = full[3] && c + r != col + row;
-        }
-        const Bitboard bit = square_bit(sq);
-        f.horizontal |= full[0] ? bit : 0;
-        f.vertical |= full[1] ? bit : 0;
-        f.diagonal |= full[2] ? bit : 0;
-        f.anti_diagonal |= full[3] ? bit : 0;
-    }
-    return f;
-}
-
 unsigned edge_stable(unsigned owner, unsigned other) noexcept { return edge_table().stable(owner, other) & owner; }
 
 int edge_stability(Bitboard owner, Bitboard other) noexcept {

@@ -7,6 +7,7 @@
 //   3. propagation: a disc is stable when, in each of the four line directions, its line is full or one
 //      of its two neighbours on that line is a stable disc of the same colour.
 #include "engine/board/bitboard.hpp"
+#include "engine/endgame/board_ops.hpp"
 
 namespace reversi::endgame {
 
@@ -19,10 +20,9 @@ struct FullLines {
     Bitboard anti_diagonal = 0;
     friend bool operator==(const FullLines&, const FullLines&) = default;
 };
-// Branch-free: row and column folds, and the empty squares spread along each diagonal.
+// Branch-free: row and column folds, and the empty squares spread along each diagonal (the tests
+// check it against a square-by-square reference).
 [[nodiscard]] FullLines full_lines(Bitboard occupied) noexcept;
-// The same square by square (the tests' reference).
-[[nodiscard]] FullLines full_lines_reference(Bitboard occupied) noexcept;
 
 // Stable discs of `owner` (the other discs are `other`); every returned disc belongs to owner.
 [[nodiscard]] Bitboard stable_discs(Bitboard owner, Bitboard other) noexcept;
@@ -31,8 +31,8 @@ struct FullLines {
 // 64 - 2 * (O's stable discs). True, with that bound in `upper`, when the bound is at most alpha. The
 // stable discs are computed only when the cut is possible at all (alpha >= 64 - 2 * O's discs).
 [[nodiscard]] inline bool stability_cutoff(Bitboard P, Bitboard O, int alpha, int& upper) noexcept {
-    if (alpha < 64 - 2 * popcount(O)) return false;
-    upper = 64 - 2 * popcount(stable_discs(O, P));
+    if (alpha < kScoreMax - 2 * popcount(O)) return false;
+    upper = kScoreMax - 2 * popcount(stable_discs(O, P));
     return upper <= alpha;
 }
 
