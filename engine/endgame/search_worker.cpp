@@ -199,6 +199,11 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     if (!cut) {
         score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_, alpha);
         for (int i = first; i < list.size && !cut; ++i) {
+            // Once a move is searched, the rest may go to an idle thread (split_point.hpp).
+            if (i > 0 && board_ && empties >= kSplitEmpties && list.size - i >= 2 && board_->wanted()) {
+                cut = split<Pv>(list, i, P, O, alpha, beta, empties, best, best_move);
+                break;
+            }
             list.pick_best(i);
             cut = search_move(i);
         }
@@ -209,6 +214,71 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     const int upper = best < beta ? best : kScoreMax;
     tt_.store(key, empties, lower, upper, best > alpha_in ? best_move : kNoMove, nodes_ - nodes_before, level);
     return best;
+}
+
+template <bool Pv>
+bool SearchWorker::split(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int alpha, int beta, int empties,
+                         int& best, Move& best_move) {
+    for (int i = from; i < list.size; ++i) list.pick_best(i);  // the order of the sequential search
+    SplitPoint sp(P, O, empties, alpha, beta, Pv, selectivity_level_, probcut_empties_, list, from, best, best_move);
+    board_->publish(sp);
+    for (int i = sp.take(); i >= 0 && !aborted_; i = sp.take()) search_split_move(sp, i);
+    board_->withdraw(sp);
+    if (aborted_) sp.abandon();
+    // The join: help deeper split points until every helper has left this one.
+    wait_helping(empties, [&] {
+        if (!aborted_ && must_stop()) {
+            aborted_ = true;
+            sp.abandon();
+        }
+        return sp.helpers() == 0;
+    });
+    add_charged_nodes(sp.helper_nodes());
+    probcuts_ += sp.helper_probcuts();
+    // A helper stopped by the solve's limits drops its move: the node's value is not known.
+    if (control_.halted()) aborted_ = true;
+    best = sp.best();
+    best_move = sp.best_move();
+    return best >= beta;
+}
+
+void SearchWorker::search_split_move(SplitPoint& sp, int index) {
+    const EndgameMove& m = sp.move(index);
+    const Bitboard np = sp.opponent() ^ m.flipped;
+    const Bitboard no = sp.player() ^ m.flipped ^ square_bit(m.square);
+    const int beta = sp.beta();
+    const int child_empties = sp.empties() - 1;
+    int a = sp.alpha();
+    for (;;) {
+        if (a >= beta) return;
+        int score = -dispatch_nws(np, no, -a - 1, child_empties);
+        if (aborted_) return;
+        if (score > a && sp.pv()) {
+            const int a2 = sp.alpha();
+            if (a2 >= beta) return;
+            if (score <= a2 && a2 != a) {  // the best improved meanwhile: test again
+                a = a2;
+                continue;
+            }
+            if (score < beta) score = -dispatch_pv(np, no, -beta, -a2, child_empties);
+            if (aborted_) return;
+        }
+        sp.merge(index, score);
+        return;
+    }
+}
+
+void SearchWorker::help(SplitPoint& sp) {
+    SearchWorker w(tt_, control_, sp.stop_flag(), pattern_);
+    w.board_ = board_;
+    w.selectivity_level_ = sp.selectivity_level();
+    w.probcut_empties_ = sp.probcut_empties();
+    for (int i = sp.take(); i >= 0; i = sp.take()) {
+        w.search_split_move(sp, i);
+        if (w.aborted_) break;
+    }
+    control_.charge(w.nodes_ - w.charged_);
+    sp.leave(w.nodes_, w.probcuts_);
 }
 
 template int SearchWorker::hashed<true>(Bitboard, Bitboard, int, int, int);

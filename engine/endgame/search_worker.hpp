@@ -12,11 +12,13 @@
 // progress). After a stop the results are meaningless and aborted() is true (nothing more is stored).
 #include <atomic>
 #include <cstdint>
+#include <thread>
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/endgame_tt.hpp"
 #include "engine/endgame/selectivity.hpp"
 #include "engine/endgame/solve_control.hpp"
+#include "engine/endgame/split_point.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
@@ -26,6 +28,8 @@ namespace reversi::endgame {
 inline constexpr int kShallowEmpties = 6;
 inline constexpr int kEtcEmpties = 12;
 inline constexpr int kHashEmpties = 8;  // below: fastest-first ordering but no table probes
+// Fewest empties of a node whose remaining moves are offered to an idle thread (split_point.hpp).
+inline constexpr int kSplitEmpties = 12;
 
 class SearchWorker {
 public:
@@ -61,6 +65,13 @@ public:
     // Number of probcut cuts so far (selective levels only).
     [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }
 
+    // The solve's split points (null: this worker never offers its moves, the one-thread search).
+    void set_split_board(SplitBoard* board) noexcept { board_ = board; }
+    // Waits until done() (polled between helps) while helping on the open split points with fewer than
+    // max_empties empties. Needs a split board.
+    template <class Done>
+    void wait_helping(int max_empties, Done&& done);
+
 private:
     template <bool Pv>
     int hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties);
@@ -72,6 +83,15 @@ private:
     bool probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score);
     // True when the search must stop: the solve is halted or the root no longer needs this search.
     bool must_stop();
+    // Offers list.moves[from ..] of the node to the idle threads and searches them with them; `best`
+    // and `best_move` (the node's so far) are updated; true on a cutoff.
+    template <bool Pv>
+    bool split(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int alpha, int beta, int empties, int& best,
+               Move& best_move);
+    // Searches the split point's move `index` (PVS at a principal-variation node) and merges its score.
+    void search_split_move(SplitPoint& sp, int index);
+    // Searches moves of `sp` on this thread with a worker of its own, until none is left.
+    void help(SplitPoint& sp);
 
     EndgameTT& tt_;
     SolveControl& control_;
@@ -82,8 +102,26 @@ private:
     std::uint64_t probcuts_ = 0;
     int selectivity_level_ = 0;
     int probcut_empties_ = kDefaultProbCutEmpties;
+    SplitBoard* board_ = nullptr;
     bool aborted_ = false;
 };
+
+template <class Done>
+void SearchWorker::wait_helping(int max_empties, Done&& done) {
+    for (;;) {
+        SplitPoint* sp = nullptr;
+        {
+            SplitBoard::Idle idle(*board_);
+            while (!done()) {
+                sp = board_->enter(max_empties);
+                if (sp) break;
+                std::this_thread::yield();
+            }
+        }
+        if (!sp) return;
+        help(*sp);
+    }
+}
 
 // Stability cutoff threshold of the hashed nodes: the bound is only computed when alpha reaches this
 // value (the shallow nodes and solve_4 test whenever the cut is possible: stability_cutoff).

@@ -43,18 +43,22 @@ std::vector<RootMove> sorted_children(EndgameMoveList& list, Bitboard P, Bitboar
 // (pv_node, recursively, before this pass's helpers are queued), so a pass never has more than
 // `threads - 1` tasks outstanding, and a helper that no worker has started when the calling thread is
 // done is run by it at the join (TaskGroup::wait) and finds no move left: no split waits for a free worker.
+// A thread with no move left (a helper, or the caller at the join) does not sit idle: it takes moves that
+// the threads still searching offer from anywhere in their trees (split_point.hpp) until the pass is over.
 class RootPass {
 public:
     // `split_empties`: see SolveOptions::split_empties. When the position after a pass's first move has
     // that many empties, the pass is a YBWC split: the first move is searched first (itself split the same
     // way, recursively), then the helpers start on the others.
     // `reports`: this pass is the root's (its moves are reported through the control); nested splits are not.
-    RootPass(EndgameTT& tt, SolveControl& control, WorkerPool& pool, int threads, bool reports,
+    // `board`: the solve's split points (split_point.hpp), null with one thread.
+    RootPass(EndgameTT& tt, SolveControl& control, WorkerPool& pool, SplitBoard* board, int threads, bool reports,
              std::uint64_t nodes_before, const eval::PatternEvaluator* pattern, int selectivity_level,
              int probcut_empties, int split_empties)
         : tt_(tt),
           control_(control),
           pool_(pool),
+          board_(board),
           pattern_(pattern),
           threads_(threads),
           selectivity_level_(selectivity_level),
@@ -84,26 +88,25 @@ public:
         std::vector<std::uint64_t> helper_cuts(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
         TaskGroup helpers(pool_);  // after what its tasks write: its destructor waits for them
+        int spawned = 0;
         const auto spawn_helpers = [&] {
+            spawned = threads_ - 1;
+            busy_.fetch_add(spawned, std::memory_order_relaxed);
             for (int t = 1; t < threads_; ++t) {
                 helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
+                    started_.fetch_add(1, std::memory_order_relaxed);
                     SearchWorker w(tt_, control_, &cutoff_, pattern_);
                     w.set_selectivity_level(selectivity_level_);
                     w.set_probcut_empties(probcut_empties_);
+                    w.set_split_board(board_);
                     split_loop(w);
+                    busy_.fetch_sub(1, std::memory_order_relaxed);
+                    // No move left: help the threads still searching (the split points they offer) until
+                    // the pass is over.
+                    if (board_ && !w.aborted()) w.wait_helping(kScoreMax, [this] { return pass_over(); });
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
                     helper_cuts[static_cast<std::size_t>(t - 1)] = w.probcuts();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
-                    if (w.aborted() || first_done_.load(std::memory_order_relaxed)) return;
-                    // No move left: help on the first move (same window, shared table) until the
-                    // calling thread has finished it; the result is dropped, the table entries stay.
-                    SearchWorker lazy(tt_, control_, &first_done_, pattern_);
-                    lazy.set_selectivity_level(selectivity_level_);
-                    lazy.set_probcut_empties(probcut_empties_);
-                    const RootMove& first = moves_->front();
-                    (void)lazy.search(first.next_p, first.next_o, -beta_, -alpha_);
-                    helper_nodes[static_cast<std::size_t>(t - 1)] += lazy.nodes();
-                    helper_cuts[static_cast<std::size_t>(t - 1)] += lazy.probcuts();
                 });
             }
         };
@@ -111,6 +114,7 @@ public:
         SearchWorker main(tt_, control_, &cutoff_, pattern_);
         main.set_selectivity_level(selectivity_level_);
         main.set_probcut_empties(probcut_empties_);
+        main.set_split_board(board_);
         bool first_aborted = false;
         int score = 0;
         if (ybwc) {
@@ -119,7 +123,6 @@ public:
             score = -main.search(first.next_p, first.next_o, -beta, -alpha);
             first_aborted = main.aborted();
         }
-        first_done_.store(true, std::memory_order_relaxed);
         bool aborted = false;
         if (first_aborted) {
             aborted = !beta_cut_;
@@ -133,6 +136,13 @@ public:
             aborted = main.aborted() && !beta_cut_;
         }
         if (aborted) cutoff_.store(true, std::memory_order_relaxed);
+        busy_.fetch_sub(1, std::memory_order_relaxed);
+        // Help the helpers on their last moves; a helper that no worker has started yet is run here by
+        // the wait below instead.
+        if (board_ && spawned > 0 && !aborted) {
+            main.wait_helping(kScoreMax,
+                              [&] { return pass_over() || started_.load(std::memory_order_relaxed) < spawned; });
+        }
         helpers.wait();
         std::uint64_t nodes = main.nodes();
         std::uint64_t cuts = main.probcuts() + nested_probcuts_;
@@ -183,7 +193,7 @@ private:
         score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
         w.add_nodes(order_nodes);
         const std::vector<RootMove> children = sorted_children(list, P, O);
-        RootPass split(tt_, control_, pool_, threads_, false, 0, pattern_, selectivity_level_, probcut_empties_,
+        RootPass split(tt_, control_, pool_, board_, threads_, false, 0, pattern_, selectivity_level_, probcut_empties_,
                        split_empties_);
         const Outcome out = split.run(children, alpha, beta);
         w.add_charged_nodes(out.nodes);
@@ -227,6 +237,12 @@ private:
         }
     }
 
+    // Every thread is done with its moves (or the pass is cut or stopped).
+    [[nodiscard]] bool pass_over() const noexcept {
+        return busy_.load(std::memory_order_relaxed) == 0 || cutoff_.load(std::memory_order_relaxed) ||
+               control_.halted();
+    }
+
     int current_alpha() {
         std::lock_guard lock(mutex_);
         return std::max(alpha_, outcome_.score);
@@ -260,9 +276,11 @@ private:
     EndgameTT& tt_;
     SolveControl& control_;
     WorkerPool& pool_;
+    SplitBoard* board_;
     const eval::PatternEvaluator* pattern_;
     std::atomic<bool> cutoff_{false};
-    std::atomic<bool> first_done_{false};  // the calling thread has finished (or abandoned) the first move
+    std::atomic<int> busy_{1};     // threads still searching this pass's moves (the caller counts from the start)
+    std::atomic<int> started_{0};  // helper tasks that a worker has started
     int threads_;
     int selectivity_level_;
     int probcut_empties_;
@@ -397,6 +415,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     const int empties = popcount(~(P | O));
     const int threads = empties >= kMinEmptiesForThreads ? options.threads : 1;
     WorkerPool& pool = worker_pool(threads);
+    SplitBoard board;
 
     std::uint64_t nodes = 0;
     auto moves = order_root_moves(tt_, P, O, kNoMove, nodes, pattern_.get());
@@ -449,8 +468,8 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         int delta = 6;
         int selective_fails = 0;
         for (;;) {
-            RootPass pass(tt_, control, pool, threads, true, nodes, pattern_.get(), level,
-                          std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
+            RootPass pass(tt_, control, pool, threads > 1 ? &board : nullptr, threads, true, nodes, pattern_.get(),
+                          level, std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
             const auto o = pass.run(moves, lo, hi);
             nodes += o.nodes;
             result.probcuts += o.probcuts;
@@ -539,6 +558,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         if (sign < 0) result.pv.insert(result.pv.begin(), kPass);
     }
     result.nodes = nodes;
+    result.splits = board.offers();
     result.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     return result;
 }

@@ -76,6 +76,7 @@ struct SolveResult {
     bool completed = true;       // false when stopped
     int passes = 0;              // root passes run (selective ones, aspiration re-searches and the exact one)
     std::uint64_t probcuts = 0;  // probcut cuts in the selective passes
+    std::uint64_t splits = 0;    // split points offered to an idle thread (two or more threads; split_point.hpp)
     // The last pass that ran to its end: in a stopped solve, what its finished selective passes found.
     std::optional<ResolvedPass> last_pass;
     // With SolveOptions::wld_first, the win/loss/draw pass when it finished: its score is a bound (>= 1:

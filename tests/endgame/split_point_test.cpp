@@ -1,0 +1,167 @@
+// Split points anywhere in the tree (engine/endgame/split_point.hpp): the hand-out and merge rules, the
+// board's choice, and searches that offer their moves to an idle thread against one-thread searches.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "engine/board/moves.hpp"
+#include "engine/board/notation.hpp"
+#include "engine/endgame/search_worker.hpp"
+#include "engine/endgame/solver.hpp"
+#include "engine/endgame/split_point.hpp"
+#include "tests/endgame/endgame_positions.hpp"
+
+using namespace reversi;
+
+namespace {
+
+endgame::EndgameMoveList five_moves() {
+    endgame::EndgameMoveList list;
+    for (int i = 0; i < 5; ++i) {
+        list.moves[static_cast<std::size_t>(i)].square = 10 + i;
+        list.moves[static_cast<std::size_t>(i)].flipped = 0;
+    }
+    list.size = 5;
+    return list;
+}
+
+endgame::SolveControl unlimited_control(const std::atomic<bool>& stop) {
+    return endgame::SolveControl(endgame::SolveLimits{&stop, std::nullopt, std::nullopt},
+                                 std::chrono::steady_clock::now());
+}
+
+}  // namespace
+
+TEST_CASE("SplitPoint: each move handed out once in order, scores raise alpha, a beta cut stops the hand-out") {
+    const endgame::EndgameMoveList list = five_moves();
+    // Moves 1-4 offered (move 0, scored -3, was searched by the owner); window (-10, 6).
+    endgame::SplitPoint sp(0, 0, 20, -10, 6, true, 0, 12, list, 1, -3, static_cast<Move>(10));
+    CHECK(sp.alpha() == -3);
+    CHECK(sp.take() == 1);
+    CHECK(sp.take() == 2);
+    sp.merge(2, -5);  // worse than the best: nothing changes
+    CHECK(sp.alpha() == -3);
+    CHECK(sp.best_move() == static_cast<Move>(10));
+    sp.merge(1, 2);
+    CHECK(sp.alpha() == 2);
+    CHECK(sp.best() == 2);
+    CHECK(sp.best_move() == static_cast<Move>(11));
+    CHECK_FALSE(sp.stop_flag()->load());
+    sp.merge(2, 6);  // reaches beta: cut
+    CHECK(sp.stop_flag()->load());
+    CHECK(sp.best() == 6);
+    CHECK(sp.best_move() == static_cast<Move>(12));
+    CHECK(sp.take() == -1);  // moves 3 and 4 are never handed out after the cut
+
+    endgame::SplitPoint rest(0, 0, 20, 0, 1, false, 0, 12, list, 3, -8, static_cast<Move>(10));
+    CHECK(rest.take() == 3);
+    CHECK(rest.take() == 4);
+    CHECK(rest.take() == -1);
+    endgame::SplitPoint abandoned(0, 0, 20, 0, 1, false, 0, 12, list, 1, -8, static_cast<Move>(10));
+    abandoned.abandon();
+    CHECK(abandoned.take() == -1);
+}
+
+TEST_CASE(
+    "SplitBoard: a waiter enters the open split point nearest the root below its own empties, none once withdrawn") {
+    const endgame::EndgameMoveList list = five_moves();
+    endgame::SplitBoard board;
+    CHECK_FALSE(board.wanted());
+    {
+        endgame::SplitBoard::Idle idle(board);
+        CHECK(board.wanted());
+    }
+    CHECK_FALSE(board.wanted());
+    CHECK(board.enter(64) == nullptr);
+
+    endgame::SplitPoint deep(0, 0, 13, 0, 1, false, 0, 12, list, 1, -8, static_cast<Move>(10));
+    endgame::SplitPoint high(0, 0, 17, 0, 1, false, 0, 12, list, 1, -8, static_cast<Move>(10));
+    board.publish(deep);
+    board.publish(high);
+    CHECK(board.offers() == 2);
+    endgame::SplitPoint* a = board.enter(64);
+    CHECK(a == &high);
+    CHECK(high.helpers() == 1);
+    CHECK(board.enter(17) == &deep);  // a thread waiting at a 17-empties join helps only below it
+    CHECK(board.enter(13) == nullptr);
+    high.leave(100, 2);
+    deep.leave(0, 0);
+    CHECK(high.helpers() == 0);
+    CHECK(high.helper_nodes() == 100);
+    CHECK(high.helper_probcuts() == 2);
+    // A split point with no move left takes no helper.
+    while (high.take() >= 0) {
+    }
+    CHECK(board.enter(64) == nullptr);
+    board.withdraw(high);
+    board.withdraw(deep);
+    CHECK(board.enter(64) == nullptr);
+}
+
+TEST_CASE(
+    "SearchWorker, two threads through a split board: the moves offered to the idle thread give the one-thread "
+    "values") {
+    endgame::EndgameTT tt_one(16);
+    endgame::EndgameTT tt_two(16);
+    std::atomic<bool> stop{false};
+    endgame::SolveControl control = unlimited_control(stop);
+    std::uint64_t offers = 0;
+    for (const auto& pos : endgame_test::positions_with_empties(16, 5, 7373)) {
+        tt_one.clear();
+        tt_two.clear();
+        endgame::SearchWorker one(tt_one, control);
+        const int truth = one.search(pos.player, pos.opponent, -64, 64);
+
+        endgame::SplitBoard board;
+        endgame::SearchWorker owner(tt_two, control);
+        endgame::SearchWorker idle(tt_two, control);
+        owner.set_split_board(&board);
+        idle.set_split_board(&board);
+        std::atomic<bool> done{false};
+        std::thread helper([&] { idle.wait_helping(endgame::kScoreMax, [&] { return done.load(); }); });
+        // Wait until the helper is idle, so that the search offers its moves from the start.
+        while (!board.wanted()) std::this_thread::yield();
+        const int full = owner.search(pos.player, pos.opponent, -64, 64);
+        const int nws = owner.null_window(pos.player, pos.opponent, truth - 1);
+        done = true;
+        helper.join();
+        CAPTURE(to_board_string(pos));
+        CHECK(full == truth);
+        CHECK(nws >= truth);  // a fail high at truth - 1: a lower bound
+        CHECK_FALSE(owner.aborted());
+        offers += board.offers();
+    }
+    CHECK(offers > 0);
+}
+
+TEST_CASE("EndgameSolver with two threads offers split points and agrees with one thread (exact and selective)") {
+    endgame::EndgameSolver one(16);
+    endgame::EndgameSolver two(16);
+    std::atomic<bool> stop{false};
+    std::uint64_t splits = 0;
+    for (const auto& pos : endgame_test::positions_with_empties(17, 4, 8181)) {
+        for (const bool selective : {false, true}) {
+            endgame::SolveOptions o1;
+            endgame::SolveOptions o2;
+            o2.threads = 2;
+            for (auto* o : {&o1, &o2}) {
+                o->selective = selective;
+                o->selective_min_empties = 14;
+            }
+            one.clear();
+            two.clear();
+            const auto a = one.solve(pos, o1, stop);
+            const auto b = two.solve(pos, o2, stop);
+            REQUIRE(a);
+            REQUIRE(b);
+            CAPTURE(to_board_string(pos));
+            CHECK(b->completed);
+            CHECK(a->score == b->score);
+            CHECK(a->splits == 0);  // one thread never offers
+            splits += b->splits;
+        }
+    }
+    CHECK(splits > 0);
+}
