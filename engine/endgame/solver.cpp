@@ -91,16 +91,18 @@ public:
         int spawned = 0;
         const auto spawn_helpers = [&] {
             spawned = threads_ - 1;
-            busy_.fetch_add(spawned, std::memory_order_relaxed);
             for (int t = 1; t < threads_; ++t) {
                 helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
-                    started_.fetch_add(1, std::memory_order_relaxed);
+                    // Counted busy from its start, not from its queueing: a task that no worker starts
+                    // is run by the caller at the join, after the others, and must not be waited for.
+                    busy_.fetch_add(1);
+                    started_.fetch_add(1);
                     SearchWorker w(tt_, control_, &cutoff_, pattern_);
                     w.set_selectivity_level(selectivity_level_);
                     w.set_probcut_empties(probcut_empties_);
                     w.set_split_board(board_);
                     split_loop(w);
-                    busy_.fetch_sub(1, std::memory_order_relaxed);
+                    busy_.fetch_sub(1);
                     // No move left: help the threads still searching (the split points they offer) until
                     // the pass is over.
                     if (board_ && !w.aborted()) w.wait_helping(kScoreMax, [this] { return pass_over(); });
@@ -136,12 +138,11 @@ public:
             aborted = main.aborted() && !beta_cut_;
         }
         if (aborted) cutoff_.store(true, std::memory_order_relaxed);
-        busy_.fetch_sub(1, std::memory_order_relaxed);
+        busy_.fetch_sub(1);
         // Help the helpers on their last moves; a helper that no worker has started yet is run here by
         // the wait below instead.
         if (board_ && spawned > 0 && !aborted) {
-            main.wait_helping(kScoreMax,
-                              [&] { return pass_over() || started_.load(std::memory_order_relaxed) < spawned; });
+            main.wait_helping(kScoreMax, [&] { return pass_over() || started_.load() < spawned; });
         }
         helpers.wait();
         std::uint64_t nodes = main.nodes();
@@ -239,8 +240,7 @@ private:
 
     // Every thread is done with its moves (or the pass is cut or stopped).
     [[nodiscard]] bool pass_over() const noexcept {
-        return busy_.load(std::memory_order_relaxed) == 0 || cutoff_.load(std::memory_order_relaxed) ||
-               control_.halted();
+        return busy_.load() == 0 || cutoff_.load(std::memory_order_relaxed) || control_.halted();
     }
 
     int current_alpha() {
@@ -279,8 +279,11 @@ private:
     SplitBoard* board_;
     const eval::PatternEvaluator* pattern_;
     std::atomic<bool> cutoff_{false};
-    std::atomic<int> busy_{1};     // threads still searching this pass's moves (the caller counts from the start)
-    std::atomic<int> started_{0};  // helper tasks that a worker has started
+    // Threads still searching this pass's moves: the caller from the start, a helper task once it runs (a
+    // helper that starts after the caller is done finds no move left). Sequentially consistent: a helper
+    // counts itself busy before it counts itself started.
+    std::atomic<int> busy_{1};
+    std::atomic<int> started_{0};  // helper tasks that have started
     int threads_;
     int selectivity_level_;
     int probcut_empties_;

@@ -64,3 +64,30 @@ TEST_CASE("EndgameSolver two threads: solves on a borrowed pool create no thread
     }
     CHECK(pool.threads_created() == 1);
 }
+
+TEST_CASE(
+    "EndgameSolver three threads on a worker pool of one or no worker: unstarted helpers run on the solving thread") {
+    endgame::EndgameSolver one(16);
+    WorkerPool none;
+    WorkerPool single(1);
+    endgame::EndgameSolver on_none(16, &none);
+    endgame::EndgameSolver on_single(16, &single);
+    std::atomic<bool> stop{false};
+    endgame::SolveOptions o1;
+    endgame::SolveOptions o3;
+    o3.threads = 3;  // two helper tasks per split: at least one finds no free worker
+    o3.split_empties = 14;
+    for (const auto& pos : endgame_test::positions_with_empties(17, 3, 7070)) {
+        CAPTURE(to_board_string(pos));
+        const auto a = one.solve(pos, o1, stop);
+        REQUIRE(a);
+        for (auto* solver : {&on_none, &on_single}) {
+            const auto b = solver->solve(pos, o3, stop);
+            REQUIRE(b);
+            CHECK(b->completed);
+            CHECK(a->score == b->score);
+        }
+    }
+    CHECK(none.threads_created() == 0);
+    CHECK(single.threads_created() == 1);
+}
