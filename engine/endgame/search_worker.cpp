@@ -7,6 +7,7 @@
 #include "engine/endgame/last_empties.hpp"
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/selectivity.hpp"
+#include "engine/endgame/shared_move.hpp"
 #include "engine/endgame/stability.hpp"
 
 namespace reversi::endgame {
@@ -248,24 +249,10 @@ void SearchWorker::search_split_move(SplitPoint& sp, int index) {
     const Bitboard no = sp.player() ^ m.flipped ^ square_bit(m.square);
     const int beta = sp.beta();
     const int child_empties = sp.empties() - 1;
-    int a = sp.alpha();
-    for (;;) {
-        if (a >= beta) return;
-        int score = -dispatch_nws(np, no, -a - 1, child_empties);
-        if (aborted_) return;
-        if (score > a && sp.pv()) {
-            const int a2 = sp.alpha();
-            if (a2 >= beta) return;
-            if (score <= a2 && a2 != a) {  // the best improved meanwhile: test again
-                a = a2;
-                continue;
-            }
-            if (score < beta) score = -dispatch_pv(np, no, -beta, -a2, child_empties);
-            if (aborted_) return;
-        }
-        sp.merge(index, score);
-        return;
-    }
+    const std::optional<int> score = shared_move_score(
+        beta, sp.pv(), [&] { return sp.alpha(); }, [&](int a) { return -dispatch_nws(np, no, -a - 1, child_empties); },
+        [&](int a) { return -dispatch_pv(np, no, -beta, -a, child_empties); }, [&] { return aborted_; });
+    if (score) sp.merge(index, *score);
 }
 
 void SearchWorker::help(SplitPoint& sp) {

@@ -10,6 +10,7 @@
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/search_worker.hpp"
 #include "engine/endgame/selectivity.hpp"
+#include "engine/endgame/shared_move.hpp"
 
 namespace reversi::endgame {
 
@@ -219,22 +220,13 @@ private:
             if (i >= static_cast<int>(moves_->size())) return;
             const RootMove& m = (*moves_)[static_cast<std::size_t>(i)];
             const std::uint64_t before = w.nodes();
-            for (;;) {
-                const int a = current_alpha();
-                if (a >= beta_) return;
-                int score = -w.null_window(m.next_p, m.next_o, -a - 1);
-                if (w.aborted()) return;
-                if (score > a) {
-                    const int a2 = current_alpha();
-                    if (a2 >= beta_) return;
-                    if (score <= a2 && a2 != a) continue;  // the best improved meanwhile: test again
-                    if (score < beta_) score = -w.search(m.next_p, m.next_o, -beta_, -a2);
-                    if (w.aborted()) return;
-                }
-                nodes_done_.fetch_add(w.nodes() - before, std::memory_order_relaxed);
-                record(i, score);
-                break;
-            }
+            const std::optional<int> score = shared_move_score(
+                beta_, true, [&] { return current_alpha(); },
+                [&](int a) { return -w.null_window(m.next_p, m.next_o, -a - 1); },
+                [&](int a) { return -w.search(m.next_p, m.next_o, -beta_, -a); }, [&] { return w.aborted(); });
+            if (!score) return;
+            nodes_done_.fetch_add(w.nodes() - before, std::memory_order_relaxed);
+            record(i, *score);
         }
     }
 

@@ -1,14 +1,20 @@
 // Split points anywhere in the tree (engine/endgame/split_point.hpp): the hand-out and merge rules, the
-// board's choice, and searches that offer their moves to an idle thread against one-thread searches.
+// board's choice, the value of a shared move (shared_move.hpp), and searches that offer their moves to an
+// idle thread against one-thread searches.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "engine/board/moves.hpp"
 #include "engine/board/notation.hpp"
 #include "engine/endgame/search_worker.hpp"
+#include "engine/endgame/shared_move.hpp"
 #include "engine/endgame/solver.hpp"
 #include "engine/endgame/split_point.hpp"
 #include "tests/endgame/endgame_positions.hpp"
@@ -33,6 +39,79 @@ endgame::SolveControl unlimited_control(const std::atomic<bool>& stop) {
 }
 
 }  // namespace
+
+TEST_CASE("shared_move_score: a null-window test, a second test when alpha rose past it, a re-search at PV nodes") {
+    // A scripted child: alpha's successive readings, the test's and the re-search's scores; every call
+    // is logged as ('t', a) (a test against a) or ('r', a) (a re-search with the window (a, beta)).
+    struct Script {
+        std::vector<int> alphas;
+        std::vector<int> tests;
+        int research_score = 0;
+        bool stop_after_test = false;
+        std::size_t next_alpha = 0;
+        std::size_t next_test = 0;
+        bool stopped = false;
+        std::vector<std::pair<char, int>> calls{};
+    };
+    auto run = [](Script& s, int beta, bool pv) {
+        return endgame::shared_move_score(
+            beta, pv, [&] { return s.alphas.at(std::min(s.next_alpha++, s.alphas.size() - 1)); },
+            [&](int a) {
+                s.calls.emplace_back('t', a);
+                s.stopped = s.stop_after_test;
+                return s.tests.at(s.next_test++);
+            },
+            [&](int a) {
+                s.calls.emplace_back('r', a);
+                return s.research_score;
+            },
+            [&] { return s.stopped; });
+    };
+    using Calls = std::vector<std::pair<char, int>>;
+    SUBCASE("a test at or below alpha is the move's score, with no re-search") {
+        Script s{{2}, {1}};
+        CHECK(run(s, 10, true) == std::optional<int>(1));
+        CHECK(s.calls == Calls{{'t', 2}});
+    }
+    SUBCASE("a fail high at a PV node is searched again from the current alpha") {
+        Script s{{2, 2}, {5}, 7};
+        CHECK(run(s, 10, true) == std::optional<int>(7));
+        CHECK(s.calls == Calls{{'t', 2}, {'r', 2}});
+    }
+    SUBCASE("alpha raised past the test's score meanwhile: tested again at the new alpha") {
+        Script s{{2, 6, 6}, {5, 4}};
+        CHECK(run(s, 10, true) == std::optional<int>(4));
+        CHECK(s.calls == Calls{{'t', 2}, {'t', 6}});
+    }
+    SUBCASE("alpha raised, but not past the test's score: re-searched from the new alpha") {
+        Script s{{2, 3}, {5}, 8};
+        CHECK(run(s, 10, true) == std::optional<int>(8));
+        CHECK(s.calls == Calls{{'t', 2}, {'r', 3}});
+    }
+    SUBCASE("a fail high at beta needs no re-search") {
+        Script s{{2, 2}, {12}};
+        CHECK(run(s, 10, true) == std::optional<int>(12));
+        CHECK(s.calls == Calls{{'t', 2}});
+    }
+    SUBCASE("away from the PV a fail high is the score as it is") {
+        Script s{{2}, {5}};
+        CHECK(run(s, 10, false) == std::optional<int>(5));
+        CHECK(s.calls == Calls{{'t', 2}});
+    }
+    SUBCASE("a node already cut, before the test or after it, gives the move no value") {
+        Script cut{{10}, {}};
+        CHECK_FALSE(run(cut, 10, true).has_value());
+        CHECK(cut.calls.empty());
+        Script later{{2, 11}, {5}};
+        CHECK_FALSE(run(later, 10, true).has_value());
+        CHECK(later.calls == Calls{{'t', 2}});
+    }
+    SUBCASE("a stopped test gives the move no value") {
+        Script s{{2}, {5}, 7, true};
+        CHECK_FALSE(run(s, 10, true).has_value());
+        CHECK(s.calls == Calls{{'t', 2}});
+    }
+}
 
 TEST_CASE("SplitPoint: each move handed out once in order, scores raise alpha, a beta cut stops the hand-out") {
     const endgame::EndgameMoveList list = five_moves();
