@@ -11,6 +11,7 @@
 #include "engine/endgame/solver.hpp"
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/endgame/plain_solver.hpp"
+#include "tests/endgame/thread_comparison.hpp"
 
 using namespace reversi;
 using endgame_test::plain_solve;
@@ -75,39 +76,31 @@ TEST_CASE("EndgameSolver: YBWC splits down the PV (from 12 empties, exact and se
     std::atomic<bool> stop{false};
     for (const auto& pos : endgame_test::positions_with_empties(18, 8, 5151)) {
         for (const bool selective : {false, true}) {
-            endgame::SolveOptions o1;
-            endgame::SolveOptions o2;
-            o2.threads = 2;
-            o2.split_empties = 12;  // every PV node with 12+ empties is a split point
-            for (auto* o : {&o1, &o2}) {
-                o->selective = selective;
-                o->selective_min_empties = 14;
-                o->probcut_empties = 12;
-            }
-            one.clear();
-            two.clear();
-            const auto a = one.solve(pos, o1, stop);
-            const auto b = two.solve(pos, o2, stop);
-            REQUIRE(a);
-            REQUIRE(b);
+            endgame::SolveOptions base;
+            base.selective = selective;
+            base.selective_min_empties = 14;
+            base.probcut_empties = 12;
+            auto options = endgame_test::with_threads(base, 2);
+            options.many.split_empties = 12;  // every PV node with 12+ empties is a split point
+            const auto [a, b] = endgame_test::solve_both(one, two, pos, options);
             CAPTURE(to_board_string(pos));
             CAPTURE(selective);
-            CHECK(b->completed);
-            CHECK(a->score == b->score);
-            CHECK(b->bound == Bound::Exact);
+            CHECK(b.completed);
+            CHECK(a.score == b.score);
+            CHECK(b.bound == Bound::Exact);
             // The two-thread best move reaches the score.
-            const auto after_b = one.solve(pos.play_move(b->best_move), endgame::SolveOptions{}, stop);
+            const auto after_b = one.solve(pos.play_move(b.best_move), endgame::SolveOptions{}, stop);
             REQUIRE(after_b);
-            CHECK(-after_b->score == a->score);
+            CHECK(-after_b->score == a.score);
             // A narrow window gives a correct bound too (fail-soft through the splits).
-            endgame::SolveOptions narrow = o2;
-            narrow.alpha = a->score + 1;
-            narrow.beta = a->score + 3;
+            endgame::SolveOptions narrow = options.many;
+            narrow.alpha = a.score + 1;
+            narrow.beta = a.score + 3;
             two.clear();
             const auto c = two.solve(pos, narrow, stop);
             REQUIRE(c);
             CHECK(c->bound == Bound::Upper);
-            CHECK(c->score >= a->score);
+            CHECK(c->score >= a.score);
             CHECK(c->score <= narrow.alpha);
         }
     }

@@ -18,6 +18,7 @@
 #include "engine/endgame/solver.hpp"
 #include "engine/endgame/split_point.hpp"
 #include "tests/endgame/endgame_positions.hpp"
+#include "tests/endgame/thread_comparison.hpp"
 
 using namespace reversi;
 
@@ -218,28 +219,18 @@ TEST_CASE(
 TEST_CASE("EndgameSolver with two threads offers split points and agrees with one thread (exact and selective)") {
     endgame::EndgameSolver one(16);
     endgame::EndgameSolver two(16);
-    std::atomic<bool> stop{false};
     std::uint64_t splits = 0;
     for (const auto& pos : endgame_test::positions_with_empties(17, 4, 8181)) {
         for (const bool selective : {false, true}) {
-            endgame::SolveOptions o1;
-            endgame::SolveOptions o2;
-            o2.threads = 2;
-            for (auto* o : {&o1, &o2}) {
-                o->selective = selective;
-                o->selective_min_empties = 14;
-            }
-            one.clear();
-            two.clear();
-            const auto a = one.solve(pos, o1, stop);
-            const auto b = two.solve(pos, o2, stop);
-            REQUIRE(a);
-            REQUIRE(b);
+            endgame::SolveOptions base;
+            base.selective = selective;
+            base.selective_min_empties = 14;
+            const auto [a, b] = endgame_test::solve_both(one, two, pos, endgame_test::with_threads(base, 2));
             CAPTURE(to_board_string(pos));
-            CHECK(b->completed);
-            CHECK(a->score == b->score);
-            CHECK(a->splits == 0);  // one thread never offers
-            splits += b->splits;
+            CHECK(b.completed);
+            CHECK(a.score == b.score);
+            CHECK(a.splits == 0);  // one thread never offers
+            splits += b.splits;
         }
     }
     CHECK(splits > 0);
