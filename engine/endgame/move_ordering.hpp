@@ -27,9 +27,11 @@ struct EndgameMove {
 
 // The solver's moves with their flips and ordering scores (the midgame's is reversi::MoveList, engine/games/).
 // The entries from `size` on are left unwritten (list_moves writes every field of the first `size`): a
-// list made at every hashed node would otherwise zero its 512 bytes first.
+// list made at every hashed node would otherwise zero its 1 KiB first. One entry per square: a board set
+// up by hand can give the side to move more than 32 legal moves (reachable games up to 33).
 struct EndgameMoveList {
-    std::array<EndgameMove, 32> moves;
+    static constexpr int kCapacity = 64;
+    std::array<EndgameMove, kCapacity> moves;
     int size = 0;
 
     // Moves the best-scored move from [i, size) to position i (selection sort step).

@@ -273,3 +273,30 @@ TEST_CASE("EndgameSolver: errors, finished games, passes and stop") {
     CHECK(!s->completed);
     CHECK((start.moves() & square_bit(s->best_move)) != 0);
 }
+
+TEST_CASE("EndgameSolver: a hand-set board with 35 legal moves is listed whole and searched") {
+    // More legal moves than a game reaches (33 at most): the move list holds one entry per square.
+    auto pos = parse_board("---------OOOOXO---XX-XO--OXO--O--XX-O-X--OOX-OX---O--XO-----OX-- X");
+    REQUIRE(pos);
+    const Bitboard P = pos->player;
+    const Bitboard O = pos->opponent;
+    const Bitboard moves = legal_moves(P, O);
+    REQUIRE(popcount(moves) == 35);
+    endgame::EndgameMoveList list;
+    endgame::list_moves(list, P, O, moves);
+    REQUIRE(list.size == 35);
+    Bitboard listed = 0;
+    for (int i = 0; i < list.size; ++i) listed |= square_bit(list.moves[static_cast<std::size_t>(i)].square);
+    CHECK(listed == moves);
+    // The root and the nodes below it (a node budget keeps the 36-empty solve short), one and two threads.
+    for (const int threads : {1, 2}) {
+        endgame::EndgameSolver solver(16);
+        const std::atomic<bool> stop{false};
+        endgame::SolveOptions options;
+        options.threads = threads;
+        const auto r = solver.solve(*pos, options, endgame::SolveLimits{&stop, std::nullopt, 300000});
+        REQUIRE(r);
+        CHECK(!r->completed);
+        CHECK((square_bit(r->best_move) & moves) != 0);
+    }
+}
