@@ -31,6 +31,8 @@ Expected<std::unique_ptr<Session>> Session::create(const SessionConfig& config, 
 
 Session::Session(std::unique_ptr<EngineContext> ctx) : ctx_(std::move(ctx)), uci_(*ctx_) {}
 
+Session::~Session() { ctx_->end_job(); }
+
 bool Session::is_immediate(std::string_view command) const {
     if (nboard_ || ctx_->job_exclusive()) return false;
     for (const char* c : {"isready", "position", "d", "uci", "help", "debug", "ponderhit"}) {
@@ -120,13 +122,14 @@ Status Session::dispatch_guarded(std::string_view line) noexcept {
 
 void Session::stop_running_and_waiting() {
     // Ends the running search now and every search asked for before this point: each waiting
-    // job-starting command is followed by a stop marker.
+    // job-starting command is followed by a stop marker, once (a flood of stops must not grow the queue).
     ctx_->stop_job();
     std::deque<std::string> rewritten;
-    for (auto& waiting : pending_) {
-        const bool job = starts_job(first_word(waiting));
-        rewritten.push_back(std::move(waiting));
-        if (job) {
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+        const bool job = starts_job(first_word(pending_[i]));
+        const bool stopped = i + 1 < pending_.size() && pending_[i + 1] == kStopMarker;
+        rewritten.push_back(std::move(pending_[i]));
+        if (job && !stopped) {
             rewritten.emplace_back(kStopMarker);
             pending_bytes_ += kStopMarker.size();
         }

@@ -41,7 +41,11 @@ class Session {
 public:
     [[nodiscard]] static Expected<std::unique_ptr<Session>> create(const SessionConfig& config, LineSink sink,
                                                                    JobDoneNotifier job_done = {});
-    ~Session() = default;
+    // Stops and joins a running job first: the job uses the front ends, which are destroyed before the
+    // engine context (a connection closed during an NBoard hint used to free them under the job).
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
 
     // Handles one line (without its newline). Quit: the session is over (its job has ended).
     Status handle_line(std::string_view line);

@@ -62,9 +62,17 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
 }
 
 EngineContext::~EngineContext() {
-    jobs_.stop();
-    jobs_.wait();
+    end_job();
     if (config_.budget) config_.budget->release(session_memory_mib(options_.hash_mib));
+}
+
+void EngineContext::end_job() noexcept {
+    jobs_.stop();
+    try {
+        jobs_.wait();
+    } catch (const std::exception& e) {  // std::thread::join: not expected for a joinable thread
+        spdlog::error("session: the job could not be joined: {}", e.what());
+    }
 }
 
 void EngineContext::stop_and_wait() {
@@ -202,14 +210,19 @@ Expected<bool> EngineContext::start_weights_load(const std::string& file) {
             loaded_.emplace(LoadedWeights{file, load()});
         },
         false, 1);
-    loading_ = true;
+    exclusive_ = true;
     return true;
+}
+
+void EngineContext::start_exclusive_job(JobRunner::Job job) {
+    launch(std::move(job), false, 1);
+    exclusive_ = true;
 }
 
 void EngineContext::collect_finished_job() {
     if (busy()) return;
     jobs_.wait();
-    loading_ = false;
+    exclusive_ = false;
     if (loaded_) apply_loaded_weights();
     if (collect_) {
         const auto collect = std::move(collect_);

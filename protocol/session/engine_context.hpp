@@ -67,6 +67,8 @@ public:
 
     // Stops a running job and joins it: its final lines (bestmove...) have been sent when this returns.
     void stop_and_wait();
+    // The same without collecting the job's result (a destructor's: the session is going away).
+    void end_job() noexcept;
     [[nodiscard]] bool busy() const noexcept { return jobs_.running(); }
     // Thread-safe (a job's own timer may stop it).
     void stop_job() noexcept { jobs_.stop(); }
@@ -85,8 +87,13 @@ public:
     [[nodiscard]] bool job_unbounded() const noexcept { return busy() && job_unbounded_; }
     // The running job has become one that ends by itself (a pondering search at ponderhit; reader thread).
     void mark_job_bounded() noexcept { job_unbounded_ = false; }
-    // A running job that reads a file for an option: nothing is answered before its result.
-    [[nodiscard]] bool job_exclusive() const noexcept { return busy() && loading_; }
+    // Starts a job that nothing is answered before, isready included (job_exclusive): work a command asks
+    // for that takes time with large tables (ucinewgame's clear), kept off the reader thread, which for a
+    // network session is the server's network thread.
+    void start_exclusive_job(JobRunner::Job job);
+    // A running job that reads a file for an option, or another exclusive job: nothing is answered before
+    // its result.
+    [[nodiscard]] bool job_exclusive() const noexcept { return busy() && exclusive_; }
     // Counts the jobs started, and when the last one started (reader thread only).
     [[nodiscard]] std::uint64_t job_serial() const noexcept { return job_serial_; }
     [[nodiscard]] std::chrono::steady_clock::time_point job_started() const noexcept { return job_started_; }
@@ -128,7 +135,7 @@ private:
     LineSink sink_;
     JobDoneNotifier job_done_;
     bool job_unbounded_ = false;
-    bool loading_ = false;  // the running job loads weights (reader thread)
+    bool exclusive_ = false;  // the running job is exclusive: loads weights, clears tables (reader thread)
     std::uint64_t job_serial_ = 0;
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined

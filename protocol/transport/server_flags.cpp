@@ -19,6 +19,9 @@ void append_server_flags(std::vector<cli::OptionSpec>& options) {
     options.push_back({"reclaim-idle", true,
                        "seconds idle after which a TCP session makes room for a new client "
                        "when the server is full (default 30)"});
+    options.push_back({"write-timeout", true,
+                       "seconds a TCP client may leave the server's output unread before it is "
+                       "disconnected (default 30)"});
     options.push_back({"test-hooks", false, "tests only: enables the commands test-throw and test-throw-job"});
 }
 
@@ -33,6 +36,9 @@ Expected<bool> apply_server_flags(const cli::ParsedArgs& args, TcpOptions& optio
     if (!search_time) return search_time.error();
     auto reclaim = args.get_int("reclaim-idle", options.reclaim_idle.count(), 1, 86400 * 365);
     if (!reclaim) return reclaim.error();
+    auto write_timeout = args.get_int("write-timeout", options.write_timeout.count(), 1, 86400);
+    if (!write_timeout) return write_timeout.error();
+    options.write_timeout = std::chrono::seconds(*write_timeout);
     options.max_threads = static_cast<int>(*threads);
     options.max_search_time = std::chrono::seconds(*search_time);
     options.reclaim_idle = std::chrono::seconds(*reclaim);

@@ -165,7 +165,9 @@ asio::awaitable<void> TcpConnection::write_loop() {
             continue;
         }
         error_code ec;
+        write_since_ = std::chrono::steady_clock::now();
         co_await channel_->write(queue_.front(), ec);
+        write_since_ = std::chrono::steady_clock::time_point::max();
         if (ec || closed_) {
             if (ec && !closed_) spdlog::info("connection {}: write failed ({})", peer_, ec.message());
             break;
@@ -173,19 +175,27 @@ asio::awaitable<void> TcpConnection::write_loop() {
         queued_bytes_ -= queue_.front().size();
         queue_.pop_front();
     }
-    if (!closed_) co_await channel_->finish(refused_);
+    if (!closed_) {
+        write_since_ = std::chrono::steady_clock::now();
+        co_await channel_->finish(refused_);
+        write_since_ = std::chrono::steady_clock::time_point::max();
+    }
     close_now();
 }
 
 asio::awaitable<void> TcpConnection::watchdog() {
     using namespace std::chrono;
-    const auto tick = std::min<steady_clock::duration>(seconds(1), limits_.idle_timeout);
-    while (!closed_ && !closing_) {
+    const auto tick =
+        std::min<steady_clock::duration>(seconds(1), std::min(limits_.idle_timeout, limits_.write_timeout));
+    // While the connection closes after its flush, only the write timeout is watched.
+    while (!closed_) {
         error_code ec;
         idle_timer_.expires_after(tick);
         co_await idle_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-        if (closed_ || closing_) break;
+        if (closed_) break;
         const auto now = steady_clock::now();
+        if (enforce_write_timeout(now)) break;
+        if (closing_) continue;
         if (session_ && session_->busy()) {
             last_input_ = now;  // a running search is activity
             enforce_search_time(now);
@@ -198,6 +208,15 @@ asio::awaitable<void> TcpConnection::watchdog() {
             break;
         }
     }
+}
+
+bool TcpConnection::enforce_write_timeout(std::chrono::steady_clock::time_point now) {
+    if (write_since_ == std::chrono::steady_clock::time_point::max() || now - write_since_ < limits_.write_timeout)
+        return false;
+    spdlog::warn("connection {}: the client has not read the server's output for {} s; closing", peer_,
+                 limits_.write_timeout.count());
+    close_now();  // the write in flight fails, the coroutines end and the session is freed
+    return true;
 }
 
 void TcpConnection::enforce_search_time(std::chrono::steady_clock::time_point now) {

@@ -24,6 +24,9 @@ struct ConnectionLimits {
     std::chrono::seconds idle_timeout;
     std::size_t max_pending_output;
     std::chrono::seconds max_search_time{0};  // a job running longer is stopped; 0: no limit
+    // A client that leaves the output unread this long (one write, or a WebSocket's closing handshake,
+    // without progress) is disconnected: it would otherwise hold its session and slot for good.
+    std::chrono::seconds write_timeout{30};
 };
 
 class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
@@ -60,6 +63,8 @@ private:
     void resume_session();
     void close_after_flush();
     void enforce_search_time(std::chrono::steady_clock::time_point now);
+    // True (and the connection closed) when the write in flight has made no progress for write_timeout.
+    bool enforce_write_timeout(std::chrono::steady_clock::time_point now);
     // Last resort for an exception that escaped a coroutine or a posted handler: log, tell the client,
     // close this connection; the server goes on.
     void fail(const char* where, std::exception_ptr error) noexcept;
@@ -82,7 +87,9 @@ private:
     std::deque<std::string> queue_;
     std::size_t queued_bytes_ = 0;
     std::chrono::steady_clock::time_point last_input_;  // last input that counts as activity
-    std::uint64_t stopped_job_ = 0;                     // the job stopped for running too long
+    // When the write (or closing handshake) in flight began; max() when none is in flight.
+    std::chrono::steady_clock::time_point write_since_ = std::chrono::steady_clock::time_point::max();
+    std::uint64_t stopped_job_ = 0;  // the job stopped for running too long
     std::string peer_;
     bool closing_ = false;  // no more input; close once the queue is sent
     bool closed_ = false;

@@ -206,7 +206,7 @@ private:
 
     void open_session(std::unique_ptr<Channel> channel) {
         const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output,
-                                      options_.max_search_time};
+                                      options_.max_search_time, options_.write_timeout};
         auto connection = std::make_shared<TcpConnection>(std::move(channel), limits,
                                                           [this](TcpConnection* c) { connections_.erase(c); });
         if (shutting_down_) {

@@ -34,6 +34,7 @@ struct TcpOptions {
     int max_threads = 0;                         // search threads of all sessions together; 0: the machine's cores
     std::chrono::seconds max_search_time{3600};  // a longer job (go infinite...) is stopped; 0: no limit
     std::chrono::seconds reclaim_idle{30};       // when full, a session idle this long makes room for a new client
+    std::chrono::seconds write_timeout{30};      // a write (or a WebSocket close) taking longer: disconnected
     session::SessionConfig session;              // its budget pointers and file access are set by the server
     std::string data_dir;                        // canonical --data-dir (files clients may name); empty: none
 };

@@ -74,8 +74,12 @@ session::Status UciFrontend::handle(std::string_view line) {
         cmd_setoption(line);
     } else if (command == "ucinewgame") {
         ctx_.stop_and_wait();
-        ctx_.searcher().clear();
-        ctx_.searcher().prepare_endgame();  // before the clock runs (see uci_search.cpp)
+        // Clearing 2 x Hash takes time: a job, so that a server's network thread never waits for it; the
+        // commands after it (isready too) wait for it like for a loading EvalFile.
+        ctx_.start_exclusive_job([this](const std::atomic<bool>&) {
+            ctx_.searcher().clear();
+            ctx_.searcher().prepare_endgame();  // before the clock runs (see uci_search.cpp)
+        });
     } else if (command == "d") {
         cmd_display();
     } else if (command == "perft") {

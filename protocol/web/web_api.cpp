@@ -1,5 +1,6 @@
 #include "protocol/web/web_api.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -35,8 +36,11 @@ Expected<std::string> text_field(const JsonValue& request, std::string_view name
     if (field->kind == JsonValue::Kind::String) {
         text = field->string;
     } else if (field->kind == JsonValue::Kind::Number) {
+        // Checked before the cast: a double outside the int64 range (1e300, infinity, NaN) has no value there.
+        constexpr double kExact = 9007199254740992.0;  // 2^53: every integer up to it is a double
+        if (field->number != std::floor(field->number) || std::abs(field->number) > kExact)
+            return make_error(std::string(name) + " must be an integer of at most 16 digits, or a string");
         text = std::to_string(static_cast<std::int64_t>(field->number));
-        if (field->number != std::floor(field->number)) return make_error(std::string(name) + " must be an integer");
     } else {
         return make_error(std::string(name) + " must be a string");
     }
@@ -53,7 +57,11 @@ WebApi::Decoded lines(std::vector<std::string> l) { return {std::move(l), {}}; }
 std::string name_field(const JsonValue& request, std::string_view name, std::string fallback) {
     const JsonValue* field = request.find(name);
     if (!field || field->kind != JsonValue::Kind::String || field->string.empty()) return fallback;
-    return field->string.substr(0, 64);
+    // At most 64 bytes, cut before a UTF-8 continuation byte so that no character is split.
+    std::size_t end = std::min<std::size_t>(field->string.size(), 64);
+    while (end > 0 && end < field->string.size() && (static_cast<unsigned char>(field->string[end]) & 0xC0) == 0x80)
+        --end;
+    return field->string.substr(0, end);
 }
 
 Expected<std::vector<std::optional<double>>> scores_field(const JsonValue& request) {

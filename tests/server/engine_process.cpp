@@ -219,8 +219,9 @@ ServerProcess::ServerProcess(const std::vector<std::string>& extra_args)
     port_ = std::stoi(line->substr(line->rfind(':') + 1));
 }
 
-LineChannel ServerProcess::connect() const {
+LineChannel ServerProcess::connect(int receive_buffer) const {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (receive_buffer > 0) ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<std::uint16_t>(port_));

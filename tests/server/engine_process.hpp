@@ -82,8 +82,9 @@ public:
     explicit ServerProcess(const std::vector<std::string>& extra_args = {});
     EngineProcess& process() { return process_; }
     int port() const { return port_; }
-    // A new client connection (an invalid channel when the connection fails).
-    LineChannel connect() const;
+    // A new client connection (an invalid channel when the connection fails); `receive_buffer` > 0 sets
+    // the socket's receive buffer (bytes) first, for a client that reads slowly or never.
+    LineChannel connect(int receive_buffer = 0) const;
 
 private:
     EngineProcess process_;

@@ -341,6 +341,52 @@ TEST_CASE("hostile tcp: slot exhaustion: idle sessions make room for new clients
     CHECK(!busy.read_until("bestmove ", 20s).empty());  // the searching session kept its slot
 }
 
+TEST_CASE("hostile tcp: clients that hang up during an NBoard hint or a bench leave the server serving") {
+    // The jobs use their front end, which a closed connection used to free before the job was joined
+    // (a use-after-free: the release server died within a few such connections).
+    ServerProcess server;
+    for (int i = 0; i < 24; ++i) {
+        LineChannel c = server.connect();
+        if (i % 3 == 2) {
+            c.send("bench 10");
+        } else {
+            c.send("nboard 2");
+            c.send("set depth 20");
+            c.send("hint 64");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(15 * (i % 5)));  // closes at different points
+        c.close_all();
+    }
+    expect_alive(server);
+}
+
+TEST_CASE("hostile tcp: a client that never reads is disconnected after --write-timeout, freeing its slot") {
+    // It quits after commands whose output it never reads: the session waited for its flush for good,
+    // holding the only slot, before the write timeout.
+    ServerProcess server({"--max-sessions", "1", "--write-timeout", "1"});
+    LineChannel stuck = server.connect(4096);
+    std::string flood;
+    for (int i = 0; i < 3500; ++i) flood += "help\n";  // about 7 MiB of output, under the 8 MiB queue limit
+    REQUIRE(stuck.send_raw(flood + "quit\n"));
+    bool admitted = false;
+    int refused = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (!admitted && std::chrono::steady_clock::now() < deadline) {
+        LineChannel c = server.connect();
+        c.send("isready");
+        const auto l = c.read_line(20s);
+        REQUIRE(l);
+        admitted = *l == "readyok";
+        if (!admitted) {
+            REQUIRE(starts_with(*l, "info string error: server is full (1 sessions)"));
+            ++refused;
+            std::this_thread::sleep_for(200ms);  // pacing only: the server's clock decides
+        }
+    }
+    CHECK(admitted);
+    MESSAGE("refused " << refused << " clients before the slot was freed");
+}
+
 TEST_CASE("hostile tcp: go infinite is stopped at --max-search-time with one bestmove") {
     ServerProcess server({"--max-search-time", "1"});
     LineChannel c = server.connect();

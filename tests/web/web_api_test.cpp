@@ -148,6 +148,18 @@ TEST_CASE("web export: the GGF reads back as the same game, with names and score
     CHECK(ggf->tags["PW"] == "engine");
 }
 
+TEST_CASE("web export: a long player name is cut at 64 bytes, never inside a UTF-8 character") {
+    WebApi a = api();
+    // 63 ASCII bytes, then a two-byte character across the 64-byte mark.
+    const std::string long_name = std::string(63, 'a') + "\u00e9" + "zz";
+    auto d = a.decode(R"({"type":"export","moves":["f5"],"black":")" + long_name + R"(","white":"w"})");
+    REQUIRE(d.replies.size() == 1);
+    auto ggf = nboard::parse_ggf(member(parsed(d.replies[0]), "ggf").string);
+    REQUIRE(ggf.has_value());
+    CHECK(ggf->tags["PB"] == std::string(63, 'a'));
+    CHECK(ggf->tags["PW"] == "w");
+}
+
 TEST_CASE("web api: requests become protocol lines, bad ones errors") {
     WebApi a = api();
     auto go = a.decode(R"({"type":"go","depth":7,"multipv":3})");
@@ -160,12 +172,14 @@ TEST_CASE("web api: requests become protocol lines, bad ones errors") {
     CHECK(a.decode(R"({"type":"setoption","name":"Hash","value":32})").lines ==
           std::vector<std::string>{"setoption name Hash value 32"});
     CHECK(a.decode(R"({"type":"line","text":"d"})").lines == std::vector<std::string>{"d"});
+    CHECK(a.decode(R"({"type":"line","text":42})").lines == std::vector<std::string>{"42"});
     for (const char* bad :
          {"[]", "{}", R"({"type":1})", R"({"type":"fly"})", R"({"type":"go"})", R"({"type":"go","depth":0})",
           R"({"type":"go","depth":2.5})", R"({"type":"go","depth":"3"})", R"({"type":"line","text":"go\nquit"})",
           R"({"type":"setoption","name":"Hash"})", R"({"type":"position","moves":["z9"]})",
           R"({"type":"position","moves":"f5"})", R"({"type":"position","moves":[],"transcript":"f5"})",
-          R"({"type":"opening","index":3})", "not json"}) {
+          R"({"type":"opening","index":3})", R"({"type":"line","text":1e300})", R"({"type":"line","text":-1e19})",
+          R"({"type":"line","text":0.5})", "not json"}) {
         auto d = a.decode(bad);
         CHECK_MESSAGE(d.lines.empty(), bad);
         REQUIRE(d.replies.size() == 1);
