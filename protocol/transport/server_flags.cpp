@@ -1,5 +1,9 @@
 #include "protocol/transport/server_flags.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <string>
+
 #include "engine/board/variant.hpp"
 #include "protocol/session/file_access.hpp"
 
@@ -22,6 +26,9 @@ void append_server_flags(std::vector<cli::OptionSpec>& options) {
     options.push_back({"write-timeout", true,
                        "seconds a TCP client may leave the server's output unread before it is "
                        "disconnected (default 30)"});
+    options.push_back({"allow-host", true,
+                       "comma-separated host names browser pages may reach --http under, besides IP "
+                       "addresses and localhost (a page under another name is refused: DNS rebinding)"});
     options.push_back({"test-hooks", false, "tests only: enables the commands test-throw and test-throw-job"});
 }
 
@@ -39,6 +46,14 @@ Expected<bool> apply_server_flags(const cli::ParsedArgs& args, TcpOptions& optio
     auto write_timeout = args.get_int("write-timeout", options.write_timeout.count(), 1, 86400);
     if (!write_timeout) return write_timeout.error();
     options.write_timeout = std::chrono::seconds(*write_timeout);
+    const std::string hosts = args.get("allow-host", "");
+    for (std::size_t start = 0; start < hosts.size();) {
+        const std::size_t end = std::min(hosts.find(',', start), hosts.size());
+        std::string name = hosts.substr(start, end - start);
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (!name.empty()) options.allowed_hosts.push_back(std::move(name));
+        start = end + 1;
+    }
     options.max_threads = static_cast<int>(*threads);
     options.max_search_time = std::chrono::seconds(*search_time);
     options.reclaim_idle = std::chrono::seconds(*reclaim);

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/core/expected.hpp"
 #include "engine/data/openings.hpp"
@@ -35,6 +36,7 @@ struct TcpOptions {
     std::chrono::seconds max_search_time{3600};  // a longer job (go infinite...) is stopped; 0: no limit
     std::chrono::seconds reclaim_idle{30};       // when full, a session idle this long makes room for a new client
     std::chrono::seconds write_timeout{30};      // a write (or a WebSocket close) taking longer: disconnected
+    std::vector<std::string> allowed_hosts;      // --allow-host: names browser pages may use (web_channel.hpp)
     session::SessionConfig session;              // its budget pointers and file access are set by the server
     std::string data_dir;                        // canonical --data-dir (files clients may name); empty: none
 };

@@ -1,5 +1,8 @@
 #include "protocol/transport/web_channel.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <spdlog/spdlog.h>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -127,16 +130,40 @@ Response file_response(const Request& req) {
     return res;
 }
 
+// The name part of a Host header ("name:port", "[v6]:port", "name"), lowercase.
+std::string host_name(std::string_view host) {
+    std::string name;
+    if (!host.empty() && host.front() == '[') {
+        const auto close = host.find(']');
+        name = std::string(host.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
+    } else {
+        name = std::string(host.substr(0, host.rfind(':')));
+    }
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    return name;
+}
+
+// A name a browser page may be served under: an IP address, localhost, or an allowed name.
+bool allowed_host(const std::string& name, const std::vector<std::string>& allowed) {
+    boost::system::error_code ec;
+    asio::ip::make_address(name, ec);
+    if (!ec) return true;
+    if (name == "localhost" || (name.size() > 10 && name.ends_with(".localhost"))) return true;
+    return std::find(allowed.begin(), allowed.end(), name) != allowed.end();
+}
+
 // A browser sends Origin; a page of another site must not drive the engine (cross-site WebSocket
-// hijacking). Programs send none.
-bool same_origin(const Request& req) {
+// hijacking), nor a page of a foreign name that resolves here (DNS rebinding: its Origin and Host agree,
+// so the name itself is checked). Programs send no Origin.
+bool same_origin(const Request& req, const HttpOptions& options) {
     const auto origin = req.find(http::field::origin);
     if (origin == req.end()) return true;
     const auto host = req.find(http::field::host);
     if (host == req.end()) return false;
     const std::string_view o(origin->value().data(), origin->value().size());
     const std::string_view h(host->value().data(), host->value().size());
-    return o == "http://" + std::string(h) || o == "https://" + std::string(h);
+    if (o != "http://" + std::string(h) && o != "https://" + std::string(h)) return false;
+    return allowed_host(host_name(h), options.allowed_hosts);
 }
 
 }  // namespace
@@ -156,8 +183,10 @@ asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::u
         if (ec) {
             res = plain_response(req, http::status::bad_request, "bad request: " + ec.message());
             res.keep_alive(false);
-        } else if (!same_origin(req)) {
-            res = plain_response(req, http::status::forbidden, "requests from pages of another origin are refused");
+        } else if (!same_origin(req, options)) {
+            res = plain_response(
+                req, http::status::forbidden,
+                "requests from pages of another origin, or of a host name not allowed (--allow-host), are refused");
         } else if (websocket::is_upgrade(req)) {
             if (req.target() != "/ws") {
                 res = plain_response(req, http::status::not_found, "the WebSocket API is at /ws");

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "protocol/transport/channel.hpp"
 #include "protocol/web/web_api.hpp"
@@ -14,6 +16,10 @@ namespace reversi::transport {
 struct HttpOptions {
     web::WebApiConfig api;                     // its max_message is the session's --max-line
     std::chrono::seconds request_timeout{30};  // to read one request (headers) and write its response
+    // Host names (lowercase, no port) a browser may reach the server under, besides IP addresses and
+    // localhost (--allow-host, and --http's own host when it is a name): a request from a page served
+    // under another name is refused, which stops DNS rebinding (a foreign name made to point here).
+    std::vector<std::string> allowed_hosts;
 };
 
 // Called with the channel of an accepted WebSocket; it starts a session or refuses the client.
@@ -21,7 +27,8 @@ using WebSocketOpener = std::function<void(std::unique_ptr<Channel>)>;
 
 // Serves one HTTP client: GET/HEAD of the page's files (keep-alive), and an upgrade at /ws, after which the
 // socket belongs to the channel handed to `open`. A request from a page of another origin (an Origin
-// header that is not this host) is refused with 403. Returns when the client is done or gone.
+// header that is not this host), or from a page under a host name not allowed (HttpOptions), is refused
+// with 403. Returns when the client is done or gone.
 asio::awaitable<void> serve_http(asio::ip::tcp::socket socket, HttpOptions options, std::uint64_t seed,
                                  WebSocketOpener open);
 

@@ -63,8 +63,9 @@ void set_receive_timeout(tcp::socket& socket, std::chrono::milliseconds timeout)
 // A blocking WebSocket client whose reads give up after a timeout (SO_RCVTIMEO) instead of hanging.
 class WsClient {
 public:
-    // Connects and shakes hands; `error()` says why when it returns false.
-    bool connect(int port, const std::string& origin = "") {
+    // Connects and shakes hands (Host 127.0.0.1:PORT unless `host` is given); `error()` says why when it
+    // returns false.
+    bool connect(int port, const std::string& origin = "", const std::string& host = "") {
         beast::error_code ec;
         ws_.next_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)),
                                  ec);
@@ -74,7 +75,7 @@ public:
             ws_.set_option(websocket::stream_base::decorator(
                 [origin](websocket::request_type& r) { r.set(http::field::origin, origin); }));
         }
-        ws_.handshake("127.0.0.1:" + std::to_string(port), "/ws", ec);
+        ws_.handshake(host.empty() ? "127.0.0.1:" + std::to_string(port) : host, "/ws", ec);
         if (ec) return fail(ec);
         ws_.text(true);
         return true;
@@ -286,6 +287,22 @@ TEST_CASE("web: an idle WebSocket is closed with an error, and a page of another
     CHECK(!foreign.connect(server.http_port(), "http://evil.example"));
     WsClient same;
     CHECK(same.connect(server.http_port(), "http://127.0.0.1:" + std::to_string(server.http_port())));
+}
+
+TEST_CASE("web: a page under a foreign host name is refused (DNS rebinding), unless --allow-host names it") {
+    WebServer server({"--allow-host", "Board.Example"});
+    const std::string port = std::to_string(server.http_port());
+    // A foreign name made to point here: its Origin and Host agree, the name is not allowed.
+    WsClient rebound;
+    CHECK(!rebound.connect(server.http_port(), "http://evil.example:" + port, "evil.example:" + port));
+    for (const std::string& host :
+         {"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "board.example:" + port}) {
+        WsClient page;
+        CAPTURE(host);
+        CHECK_MESSAGE(page.connect(server.http_port(), "http://" + host, host), page.error());
+    }
+    WsClient program;  // no Origin: not a browser page
+    CHECK(program.connect(server.http_port(), "", "evil.example:" + port));
 }
 
 TEST_CASE("web: SIGTERM stops a running search, sends its bestmove and exits 0 at once") {
