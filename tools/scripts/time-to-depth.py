@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Time to depth: an engine's fixed-depth searches on midgame positions taken from a match's games.
 
-Usage: time-to-depth.py ENGINE MATCH.ggf [--depth 16] [--games 60] [--hash MIB]
+Usage: time-to-depth.py ENGINE MATCH.ggf [--depth 16] [--games 60] [--hash MIB] [--option NAME=VALUE ...]
 
 Takes the first GAMES games of a reversi-match GGF file and, from game i, the position 12, 20 or 28
 plies into it (i mod 3: 48, 40 and 32 empties from the start position); starts ENGINE once (a UCI-style
-engine: this project's reversi-engine), optionally sets Hash, then sends `position startpos moves ...`
+engine: this project's reversi-engine), optionally sets Hash and the --option settings (e.g.
+`--option EvalFile=/tmp/new.weights`), then sends `position startpos moves ...`
 and `go depth D` for each position in turn (no ucinewgame: one session, as in a game) and prints the
 wall time of all searches, the nodes of the last iteration summed, and the nodes per second. A change
 that keeps the search's nodes (the bench fingerprint) and lowers the time is a pure speed-up; compare
@@ -42,6 +43,8 @@ def main():
     ap.add_argument("--depth", type=int, default=16)
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--hash", type=int)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                    help="setoption name NAME value VALUE before the searches (repeatable)")
     args = ap.parse_args()
     todo = positions(args.ggf, args.games)
     if not todo:
@@ -68,6 +71,12 @@ def main():
         return 1
     if args.hash:
         send(f"setoption name Hash value {args.hash}")
+    for option in args.option:
+        name, sep, value = option.partition("=")
+        if not sep or not name:
+            print(f"time-to-depth: --option expects NAME=VALUE, got '{option}'", file=sys.stderr)
+            return 2
+        send(f"setoption name {name} value {value}")
     send("isready")
     if not wait_for("readyok"):
         return 1
