@@ -14,13 +14,14 @@ namespace reversi::eval {
 
 // The shallow depth searched for a node of `depth` remaining plies: the depth nearest to depth / 2 that
 // has the same parity as `depth` (the evaluation has a side-to-move bias, so values of odd and even
-// depths differ systematically), the lower one on a tie, at least 1:
-// 3->1 4->2 5->3 6->2 7->3 8->4 9->5 10->4 11->5 12->6 13->7 14->6 15->7 16->8.
+// depths differ systematically), the lower one on a tie; 0 (the static evaluation) for depth 2:
+// 2->0 3->1 4->2 5->3 6->2 7->3 8->4 9->5 10->4 11->5 12->6 13->7 14->6 15->7 16->8.
 [[nodiscard]] constexpr int probcut_shallow_depth(int depth) noexcept {
     int s = (depth + 1) / 2;
     if ((depth - s) % 2 != 0) --s;
-    return s < 1 ? 1 : s;
+    return s < 0 ? 0 : s;
 }
+static_assert(probcut_shallow_depth(2) == 0 && probcut_shallow_depth(3) == 1 && probcut_shallow_depth(16) == 8);
 
 struct ProbCutFit {
     double n = 0;  // samples
@@ -51,7 +52,7 @@ private:
         double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, syy = 0;
     };
     [[nodiscard]] static bool in_range(int phase, int shallow, int deep) noexcept {
-        return phase >= 0 && phase < kPhaseCount && shallow >= 1 && shallow < deep && deep < kDepths;
+        return phase >= 0 && phase < kPhaseCount && shallow >= 0 && shallow < deep && deep < kDepths;
     }
     std::array<std::array<std::array<Sums, kDepths>, kDepths>, kPhaseCount> sums_{};
 };

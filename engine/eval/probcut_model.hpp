@@ -13,16 +13,16 @@
 namespace reversi::eval {
 
 struct ProbCutLine {
-    std::int8_t shallow = 0;  // depth of the shallow search; 0: no calibration for this cell
+    std::int8_t shallow = 0;  // depth of the shallow search; 0: the static evaluation (node depth 2)
     float a = 1.0F;
     float b = 0.0F;
-    float sigma = 0.0F;  // discs
+    float sigma = 0.0F;  // discs; 0: no calibration for this cell
 
-    [[nodiscard]] constexpr bool valid() const noexcept { return shallow > 0 && sigma > 0.0F && a > 0.0F; }
+    [[nodiscard]] constexpr bool valid() const noexcept { return shallow >= 0 && sigma > 0.0F && a > 0.0F; }
 };
 
 struct ProbCutModel {
-    static constexpr int kMinDepth = 3;   // shallowest node depth that is tried for a cut
+    static constexpr int kMinDepth = 2;   // shallowest node depth that is tried for a cut
     static constexpr int kMaxDepth = 16;  // deepest calibrated node depth
 
     // lines[phase][depth], depth in [kMinDepth, kMaxDepth] (other entries stay invalid).

@@ -15,7 +15,9 @@
 //              depth s that returns <= bound: the node returns alpha (an upper bound).
 // A test is skipped when its bound lies outside the score range (the shallow search could not fail, or
 // could not do otherwise). The shallow searches are this same selective function: they may cut in turn
-// (their own depth has its own calibration line, when s >= ProbCutModel::kMinDepth).
+// (their own depth has its own calibration line, when s >= ProbCutModel::kMinDepth). At node depth 2 the
+// shallow "search" has depth 0: the node's static evaluation, made once for both tests (the node is
+// entered once more for it, like a shallow search).
 //
 // Confidence. `selectivity` p in percent is the two-sided normal confidence, as the levels Edax shows
 // (73, 87, 95, 98, 99 %): t = Phi^-1((1 + p/100) / 2), so 73 -> 1.10, 87 -> 1.51, 95 -> 1.96,
@@ -146,10 +148,18 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
     const double b = line->b;
     const int shallow = line->shallow;
 
+    // The shallow value against the null window (lo, lo + 1); at depth 0 the static evaluation.
+    std::optional<int> static_value;
+    const auto shallow_value = [&](int lo) {
+        if (shallow > 0) return selective_negascout(ctx, pc, s, shallow, lo, lo + 1, ply);
+        if (!static_value) static_value = ctx.enter(ply) ? 0 : ctx.horizon_leaf(s);
+        return *static_value;
+    };
+
     const double high = std::ceil((beta + margin - b) / a);
     if (high > -kBound && high <= kBound) {
         const int bound = static_cast<int>(high);
-        const int v = selective_negascout(ctx, pc, s, shallow, bound - 1, bound, ply);
+        const int v = shallow_value(bound - 1);
         if (ctx.aborted) {
             value = 0;
             return true;
@@ -163,7 +173,7 @@ bool probcut_try(Ctx& ctx, const ProbCut& pc, const OthelloState& s, int depth, 
     const double low = std::floor((alpha - margin - b) / a);
     if (low >= -kBound && low < kBound) {
         const int bound = static_cast<int>(low);
-        const int v = selective_negascout(ctx, pc, s, shallow, bound, bound + 1, ply);
+        const int v = shallow_value(bound);
         if (ctx.aborted) {
             value = 0;
             return true;

@@ -217,9 +217,10 @@ TEST_CASE("weights files: a truncated or corrupted Multi-ProbCut section is an e
     };
     CHECK(patched(0, 0).find("accepted") != std::string::npos);  // the patching itself is sound
     CHECK(patched(0, kPhaseCount).find("bad phase") != std::string::npos);
-    CHECK(patched(1, 2).find("bad depth") != std::string::npos);
+    CHECK(patched(1, ProbCutModel::kMinDepth - 1).find("bad depth") != std::string::npos);
     CHECK(patched(1, ProbCutModel::kMaxDepth + 1).find("bad depth") != std::string::npos);
-    CHECK(patched(2, 0).find("bad shallow") != std::string::npos);
+    CHECK(patched(2, 0).find("accepted") != std::string::npos);  // shallow 0: the static evaluation
+    CHECK(patched(2, ProbCutModel::kMaxDepth).find("bad shallow") != std::string::npos);
     CHECK(patched(2, 40).find("bad shallow") != std::string::npos);
     CHECK(patched(3, 1).find("reserved") != std::string::npos);
     CHECK(patched(7, 0xff).find("bad values") != std::string::npos);   // a: negative NaN
@@ -266,6 +267,16 @@ TEST_CASE("the embedded default weights carry a sane Multi-ProbCut model") {
             CHECK(line->sigma < 15.0F);
             CHECK(std::abs(line->b) < 5.0F);
         }
+    }
+    for (int phase = 2; phase <= 8; ++phase) {  // depth 2: the static evaluation
+        CAPTURE(phase);
+        const ProbCutLine* line = model->line(phase, 2);
+        REQUIRE(line != nullptr);
+        CHECK(line->shallow == 0);
+        CHECK(line->a > 0.5F);
+        CHECK(line->a < 1.5F);
+        CHECK(line->sigma > 0.0F);
+        CHECK(line->sigma < 15.0F);
     }
     CHECK(model->line(0, 6) == nullptr);  // phase 0 (0-5 empties) is never calibrated
 }

@@ -183,6 +183,47 @@ TEST_CASE("probcut: a realistic model (a 1, b 0, sigma 4) at depths 8-10: far fe
     }
 }
 
+TEST_CASE("probcut: a depth-2 node is tested on its static evaluation, read once for both tests") {
+    eval::ProbCutModel model;  // depth 2 only: the static evaluation (shallow 0), a 1, b 0, sigma 0.5
+    for (auto& phase : model.lines) phase[2] = eval::ProbCutLine{0, 1.0F, 0.0F, 0.5F};
+    const ProbCut pc = make_probcut(&model, 73);  // margin t * sigma = 0.55
+    REQUIRE(pc.active());
+    const auto node = [&](const Position& pos, int alpha, int beta) {
+        PatternCtx ctx{PatternCall{&pattern()}, OthelloOrder{}, nullptr};
+        ctx.selective = true;
+        const int v = selective_negascout(ctx, pc, OthelloState{pos}, 2, alpha, beta, 1);  // below the root
+        return Run{v, ctx.nodes, ctx.leaves};
+    };
+    const auto plain = [&](const Position& pos, int alpha, int beta) {
+        PatternCtx ctx{PatternCall{&pattern()}, OthelloOrder{}, nullptr};
+        const int v = negascout(ctx, OthelloState{pos}, 2, alpha, beta, 1);
+        return Run{v, ctx.nodes, ctx.leaves};
+    };
+    int tested = 0;
+    for (const Position& pos : midgame_positions(12, 4321)) {
+        const int v = pattern().evaluate(pos);
+        CAPTURE(to_board_string(pos));
+        // Far above beta: cut high (the node and its static evaluation: two nodes, one leaf).
+        const Run high = node(pos, v - 7, v - 5);
+        CHECK(high.value == v - 5);
+        CHECK(high.nodes == 2);
+        CHECK(high.leaves == 1);
+        // Far below alpha: cut low.
+        const Run low = node(pos, v + 5, v + 7);
+        CHECK(low.value == v + 5);
+        CHECK(low.nodes == 2);
+        CHECK(low.leaves == 1);
+        // Inside the margin: no cut; the search is plain negascout's plus the one evaluation.
+        const Run none = node(pos, v - 1, v + 1);
+        const Run reference = plain(pos, v - 1, v + 1);
+        CHECK(none.value == reference.value);
+        CHECK(none.nodes == reference.nodes + 1);
+        CHECK(none.leaves == reference.leaves + 1);
+        ++tested;
+    }
+    CHECK(tested == 12);
+}
+
 TEST_CASE("probcut: lines beyond the calibrated depths borrow the deepest line of the same parity") {
     // Phase 4 calibrated at depths 3-12 (a, b and sigma telling the depths apart), phase 5 at 3-6 with a
     // hole at 5, phase 6 not at all.

@@ -1,7 +1,7 @@
-// reversi-train probcut: calibrates Multi-ProbCut. For WTHOR positions, fixed-depth NegaScout values with
-// the pattern evaluation at every depth 1..D (D from the schedule: the first positions are searched
-// deepest); per phase and depth pair, the least-squares line deep = a * shallow + b and the residual
-// sigma (engine/eval/probcut_fit.hpp). Prints, per node depth, sigma for every shallow depth (the data
+// reversi-train probcut: calibrates Multi-ProbCut. For WTHOR positions, the static evaluation and
+// fixed-depth NegaScout values with the pattern evaluation at every depth 1..D (D from the schedule: the
+// first positions are searched deepest); per phase and depth pair, the least-squares line deep = a * shallow + b and
+// the residual sigma (engine/eval/probcut_fit.hpp). Prints, per node depth, sigma for every shallow depth (the data
 // behind the shallow-depth rule), then the model; with --out, writes the --weights file (or the
 // embedded default) with the model added.
 #include <algorithm>
@@ -143,7 +143,8 @@ int run_probcut(const cli::ParsedArgs& args) {
     if (!positions) return fail(positions.error().message, 1);
     const int max_depth = schedule->back().depth;
 
-    // values[i][d]: the depth-d value of position i (searched for d = 1..depth_of(i)).
+    // values[i][d]: the depth-d value of position i (searched for d = 1..depth_of(i); d = 0 is the static
+    // evaluation, the shallow value of a depth-2 node).
     std::vector<std::vector<int>> values(positions->size());
     double work = 0;  // progress in units of "positions weighted by 3^depth" (about the search cost)
     for (std::size_t i = 0; i < positions->size(); ++i) work += std::pow(3.0, depth_of(*schedule, i));
@@ -160,6 +161,7 @@ int run_probcut(const cli::ParsedArgs& args) {
             const int depth = depth_of(*schedule, i);
             std::vector<int> v(static_cast<std::size_t>(depth) + 1, 0);
             tt.clear();
+            v[0] = pattern->evaluate((*positions)[i]);
             for (int d = 1; d <= depth; ++d) {
                 if (clear_per_depth) tt.clear();
                 v[static_cast<std::size_t>(d)] = search_value((*positions)[i], *pattern, d, tt);
@@ -190,7 +192,7 @@ int run_probcut(const cli::ParsedArgs& args) {
         const int phase = eval::phase_of((*positions)[i]);
         const auto& v = values[i];
         for (std::size_t d = 2; d < v.size(); ++d) {
-            for (std::size_t s = 1; s < d; ++s) stats.add(phase, static_cast<int>(s), static_cast<int>(d), v[s], v[d]);
+            for (std::size_t s = 0; s < d; ++s) stats.add(phase, static_cast<int>(s), static_cast<int>(d), v[s], v[d]);
         }
     }
     std::printf("%zu WTHOR positions (12-53 empties), schedule %s, %.0f s CPU (%.0f s wall, %lld threads)\n",
@@ -198,11 +200,11 @@ int run_probcut(const cli::ParsedArgs& args) {
     std::printf("deep = a * shallow + b, sigma = residual standard deviation (discs)\n\n");
     std::printf("sigma by shallow depth s, phases %d-%d pooled (mean of the per-phase sigmas):\n%5s", kFirstPhase,
                 kLastPhase, "d\\s");
-    for (int s = 1; s < max_depth; ++s) std::printf(" %5d", s);
+    for (int s = 0; s < max_depth; ++s) std::printf(" %5d", s);
     std::printf("\n");
     for (int d = 2; d <= max_depth; ++d) {
         std::printf("%5d", d);
-        for (int s = 1; s < max_depth; ++s) {
+        for (int s = 0; s < max_depth; ++s) {
             double sum = 0;
             int n = 0;
             for (int p = kFirstPhase; p <= kLastPhase && s < d; ++p) {

@@ -110,7 +110,7 @@ Expected<ProbCutModel> decode_probcut(std::span<const std::uint8_t> section) {
                               std::to_string(ProbCutModel::kMinDepth) + ".." + std::to_string(ProbCutModel::kMaxDepth) +
                               ")");
         }
-        if (shallow < 1 || shallow >= depth) {
+        if (shallow < 0 || shallow >= depth) {
             return make_error(cell + "bad shallow depth " + std::to_string(shallow) + " for depth " +
                               std::to_string(depth));
         }

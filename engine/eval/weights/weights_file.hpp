@@ -23,8 +23,9 @@
 //   40+payload     Multi-ProbCut section (ProbCutModel, probcut_model.hpp): one 16-byte record per
 //                  calibrated cell, in any order, each cell at most once:
 //                    0  1  phase (0..kPhaseCount-1)
-//                    1  1  node depth (ProbCutModel::kMinDepth..kMaxDepth)
-//                    2  1  shallow depth (1..node depth - 1)
+//                    1  1  node depth (ProbCutModel::kMinDepth..kMaxDepth; 2 since 2026-11-28, 3
+//                          before: an older reader refuses a file with depth-2 cells, with an error)
+//                    2  1  shallow depth (0..node depth - 1; 0 is the static evaluation)
 //                    3  1  reserved, 0
 //                    4  4  a      IEEE-754 binary32 bit pattern (stored exactly, finite, > 0)
 //                    8  4  b      IEEE-754 binary32 bit pattern (finite)
