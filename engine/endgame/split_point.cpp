@@ -6,8 +6,7 @@ namespace reversi::endgame {
 
 int SplitPoint::take() noexcept {
     std::lock_guard lock(mutex_);
-    if (stop_.load(std::memory_order_relaxed) || next_ >= list_.size) return -1;
-    return next_++;
+    return has_moves() ? next_++ : -1;
 }
 
 int SplitPoint::alpha() noexcept {
@@ -38,7 +37,7 @@ int SplitPoint::helpers() noexcept {
 
 bool SplitPoint::admit() noexcept {
     std::lock_guard lock(mutex_);
-    if (stop_.load(std::memory_order_relaxed) || next_ >= list_.size) return false;
+    if (!has_moves()) return false;
     ++helpers_;
     return true;
 }

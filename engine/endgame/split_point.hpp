@@ -3,7 +3,7 @@
 // to search, a searching thread offers the rest of a node's moves once the node's first move is searched
 // (the young brothers wait for the eldest), and the idle thread takes moves from the offer.
 //
-//   owner (SearchWorker::split)                 idle thread (SearchWorker::help_idle)
+//   owner (SearchWorker::split)                 idle thread (SearchWorker::wait_helping, help)
 //   SplitPoint sp(...); board.publish(sp);      SplitBoard::Idle idle(board);   // counted as idle
 //   take moves from sp, search, merge           SplitPoint* sp = board.enter(max_empties);
 //   board.withdraw(sp)                          take moves from sp, search, merge; sp->leave(...)
@@ -82,6 +82,10 @@ private:
     friend class SplitBoard;
     // With the board's mutex held: the split point has a move left and takes one more helper.
     bool admit() noexcept;
+    // Moves are left to hand out and the node is not cut (with mutex_ held).
+    [[nodiscard]] bool has_moves() const noexcept {
+        return !stop_.load(std::memory_order_relaxed) && next_ < list_.size;
+    }
 
     const Bitboard P_;
     const Bitboard O_;

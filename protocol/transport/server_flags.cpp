@@ -1,11 +1,11 @@
 #include "protocol/transport/server_flags.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 #include "engine/board/variant.hpp"
 #include "protocol/session/file_access.hpp"
+#include "protocol/text/tokens.hpp"
 
 namespace reversi::transport {
 
@@ -49,8 +49,7 @@ Expected<bool> apply_server_flags(const cli::ParsedArgs& args, TcpOptions& optio
     const std::string hosts = args.get("allow-host", "");
     for (std::size_t start = 0; start < hosts.size();) {
         const std::size_t end = std::min(hosts.find(',', start), hosts.size());
-        std::string name = hosts.substr(start, end - start);
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::string name = text::lowercase(std::string_view(hosts).substr(start, end - start));
         if (!name.empty()) options.allowed_hosts.push_back(std::move(name));
         start = end + 1;
     }

@@ -86,9 +86,7 @@ public:
         http_.api.max_message = options.max_line;
         http_.api.idle_timeout_s = options.idle_timeout.count();
         http_.allowed_hosts = options.allowed_hosts;
-        if (boost::system::error_code ec; asio::ip::make_address(options.http_host, ec), ec) {
-            http_.allowed_hosts.push_back(options.http_host);  // --http named its host: pages use that name
-        }
+        http_.allowed_hosts.push_back(text::lowercase(options.http_host));  // --http's own host, by any name
         if (!budget_.reserve(session::kServerBaseMiB)) {
             spdlog::warn("--max-memory {} MiB is less than the server's own {} MiB: no session will fit",
                          options.max_memory_mib, session::kServerBaseMiB);

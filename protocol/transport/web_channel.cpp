@@ -1,7 +1,6 @@
 #include "protocol/transport/web_channel.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include <spdlog/spdlog.h>
 #include <boost/asio/redirect_error.hpp>
@@ -10,6 +9,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "protocol/text/tokens.hpp"
 #include "protocol/web/page_files.hpp"
 
 namespace reversi::transport {
@@ -132,15 +132,11 @@ Response file_response(const Request& req) {
 
 // The name part of a Host header ("name:port", "[v6]:port", "name"), lowercase.
 std::string host_name(std::string_view host) {
-    std::string name;
     if (!host.empty() && host.front() == '[') {
         const auto close = host.find(']');
-        name = std::string(host.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
-    } else {
-        name = std::string(host.substr(0, host.rfind(':')));
+        return text::lowercase(host.substr(1, close == std::string_view::npos ? std::string_view::npos : close - 1));
     }
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-    return name;
+    return text::lowercase(host.substr(0, host.rfind(':')));
 }
 
 // A name a browser page may be served under: an IP address, localhost, or an allowed name.

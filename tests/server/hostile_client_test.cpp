@@ -93,6 +93,25 @@ std::string evaluation_line(LineChannel& c) {
     return "";
 }
 
+// Connects new clients, 100 ms apart, until one is admitted (readyok) within 30 s; every refusal must say
+// that the server is full with `sessions` sessions. The admitted client, or nullopt; `refused` counts the
+// refusals.
+std::optional<LineChannel> admitted_client(const ServerProcess& server, int sessions, int& refused) {
+    const std::string full = "info string error: server is full (" + std::to_string(sessions) + " sessions)";
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (std::chrono::steady_clock::now() < deadline) {
+        LineChannel c = server.connect();
+        c.send("isready");
+        const auto l = c.read_line(20s);
+        REQUIRE(l);
+        if (*l == "readyok") return c;
+        REQUIRE(starts_with(*l, full));
+        ++refused;
+        std::this_thread::sleep_for(100ms);  // pacing only: the server's clock decides
+    }
+    return std::nullopt;
+}
+
 void expect_alive(const ServerProcess& server) {
     LineChannel probe = server.connect();
     probe.send("isready");
@@ -317,20 +336,8 @@ TEST_CASE("hostile tcp: slot exhaustion: idle sessions make room for new clients
     idle.send("isready");  // not activity
     REQUIRE(idle.read_line(20s) == "readyok");
     // A new client is refused until the idle session has been idle for 1 s, then takes its slot.
-    std::optional<LineChannel> admitted;
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (!admitted && std::chrono::steady_clock::now() < deadline) {
-        LineChannel c = server.connect();
-        c.send("isready");
-        const auto l = c.read_line(20s);
-        REQUIRE(l);
-        if (*l == "readyok") {
-            admitted = std::move(c);
-        } else {
-            REQUIRE(starts_with(*l, "info string error: server is full (2 sessions)"));
-            std::this_thread::sleep_for(100ms);  // pacing only
-        }
-    }
+    int refused = 0;
+    const std::optional<LineChannel> admitted = admitted_client(server, 2, refused);
     REQUIRE(admitted);
     const auto l = idle.read_line(20s);
     REQUIRE(l);
@@ -368,22 +375,8 @@ TEST_CASE("hostile tcp: a client that never reads is disconnected after --write-
     std::string flood;
     for (int i = 0; i < 3500; ++i) flood += "help\n";  // about 7 MiB of output, under the 8 MiB queue limit
     REQUIRE(stuck.send_raw(flood + "quit\n"));
-    bool admitted = false;
     int refused = 0;
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (!admitted && std::chrono::steady_clock::now() < deadline) {
-        LineChannel c = server.connect();
-        c.send("isready");
-        const auto l = c.read_line(20s);
-        REQUIRE(l);
-        admitted = *l == "readyok";
-        if (!admitted) {
-            REQUIRE(starts_with(*l, "info string error: server is full (1 sessions)"));
-            ++refused;
-            std::this_thread::sleep_for(200ms);  // pacing only: the server's clock decides
-        }
-    }
-    CHECK(admitted);
+    CHECK(admitted_client(server, 1, refused).has_value());
     MESSAGE("refused " << refused << " clients before the slot was freed");
 }
 
