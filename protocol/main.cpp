@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
         "--listen it serves the same protocol to every TCP client, with --http a web board and its WebSocket\n"
         "API (loopback unless another address is given).",
         {{"listen", true, "HOST:PORT: serve over TCP (e.g. 127.0.0.1:7878; port 0 = any free port)"},
-         {"max-memory", true, "MiB for the TCP server: 68 + 2 x Hash + 4 per session (default 1024)"},
+         {"max-memory", true,
+          "MiB for the TCP server: 68 + 2 x Hash + 4 per session, + 58 per own EvalFile (default 1024)"},
          {"max-sessions", true, "concurrent TCP sessions (default 64)"},
          {"idle-timeout", true, "seconds without input (isready aside) before a TCP session is closed (default 300)"},
          {"max-line", true, "longest accepted command line in bytes (default 65536)"},

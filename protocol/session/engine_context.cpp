@@ -193,6 +193,14 @@ Expected<bool> EngineContext::start_weights_load(const std::string& file) {
             "setoption EvalFile: files cannot be named over the network (the server was started "
             "without --data-dir); the old weights stay");
     }
+    auto memory = MemoryReservation::take(config_.budget, kEvalFileMiB);
+    if (!memory) {
+        return make_error("setoption EvalFile: server memory budget exhausted (" +
+                          std::to_string(config_.budget->available()) + " MiB left of " +
+                          std::to_string(config_.budget->total()) + ", a session's own weights need " +
+                          std::to_string(kEvalFileMiB) + "); the old weights stay");
+    }
+    loading_memory_ = std::move(*memory);
     const FileAccess access = config_.files;
     launch(
         [this, file, access](const std::atomic<bool>&) {
@@ -234,6 +242,7 @@ void EngineContext::collect_finished_job() {
 void EngineContext::apply_loaded_weights() {
     LoadedWeights done = std::move(*loaded_);
     loaded_.reset();
+    MemoryReservation memory = std::move(loading_memory_);  // released here unless the weights are used
     if (!done.result) {
         spdlog::debug("setoption EvalFile refused: {}", done.result.error().message);
         send_error("setoption EvalFile: " + done.result.error().message + "; the old weights stay (" +
@@ -241,6 +250,7 @@ void EngineContext::apply_loaded_weights() {
         return;
     }
     searcher_->use_pattern_weights(std::move(*done.result), done.file);
+    eval_file_memory_ = std::move(memory);  // the old file's weights are gone: their reservation too
     searcher_->clear();
     options_.eval_file = done.file;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());

@@ -139,6 +139,8 @@ private:
     std::uint64_t job_serial_ = 0;
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
+    MemoryReservation eval_file_memory_;   // the weights of EvalFile in use (kEvalFileMiB; none when embedded)
+    MemoryReservation loading_memory_;     // the weights being loaded, until they replace those in use
     std::function<void()> collect_;        // start_job_then's, run after the job has been joined
     EngineOptions options_;
     SessionBook book_;

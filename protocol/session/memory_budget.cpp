@@ -14,6 +14,12 @@ void MemoryBudget::release(std::size_t mib) noexcept {
     used_ = mib > used_ ? 0 : used_ - mib;
 }
 
+std::optional<MemoryReservation> MemoryReservation::take(MemoryBudget* budget, std::size_t mib) {
+    if (budget == nullptr) return MemoryReservation{};
+    if (!budget->reserve(mib)) return std::nullopt;
+    return MemoryReservation(budget, mib);
+}
+
 std::size_t MemoryBudget::available() const {
     std::lock_guard lock(mutex_);
     return total_ - used_;

@@ -15,6 +15,7 @@
 #include "engine/eval/weights/default_weights.hpp"
 #include "engine_process.hpp"
 #include "protocol/session/file_access.hpp"
+#include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
 
 using namespace reversi::testing;
@@ -206,6 +207,38 @@ TEST_CASE("hostile tcp: with --data-dir only files inside load, and outside path
     CHECK(set_eval_file(c, "good.weights").empty());
     CHECK(contains(evaluation_line(c), "pattern weights: good.weights"));
     CHECK(set_eval_file(c, (dir / "good.weights").string()).empty());  // an absolute path inside is fine too
+    expect_alive(server);
+}
+
+TEST_CASE("hostile tcp: a session's own weights (EvalFile) count in the memory budget") {
+    // 68 MiB for the server, 6 per session (Hash 1), kEvalFileMiB (58) for one session's own weights:
+    // two sessions and one EvalFile fit in 138, a second EvalFile does not. Before the twenty-seventh
+    // session every session could load its own 58 MiB outside the budget.
+    static_assert(reversi::session::kEvalFileMiB == 58);
+    TempDir dir;
+    write_weights(dir / "good.weights");
+    write_file(dir / "short.weights", "RVP");
+    ServerProcess server({"--data-dir", dir.path().string(), "--max-memory", "138", "--hash", "1"});
+    std::optional<LineChannel> a(server.connect());
+    LineChannel b = server.connect();
+    // A file that fails to load gives its reservation back (else A's load below would not fit).
+    CHECK(contains(refusal(b, "short.weights"), "weights short.weights: truncated"));
+    CHECK(set_eval_file(*a, "good.weights").empty());
+    CHECK(contains(evaluation_line(*a), "pattern weights: good.weights"));
+    const std::string line = refusal(b, "good.weights");
+    CHECK_MESSAGE(contains(line, "server memory budget exhausted (0 MiB left of 138, a session's own weights need 58)"),
+                  line);
+    CHECK(contains(evaluation_line(b), "embedded default"));
+    // A's session ends: its weights' reservation goes back with its table's (once the server has seen it).
+    a.reset();
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
+    std::vector<std::string> lines{"not tried"};
+    while (!lines.empty() && std::chrono::steady_clock::now() < deadline) {
+        lines = set_eval_file(b, "good.weights");
+        if (!lines.empty()) std::this_thread::sleep_for(100ms);
+    }
+    CHECK_MESSAGE(lines.empty(), (lines.empty() ? "" : lines[0]));
+    CHECK(contains(evaluation_line(b), "pattern weights: good.weights"));
     expect_alive(server);
 }
 
