@@ -43,6 +43,8 @@ public:
     void shutdown_gracefully();
     // Closes the socket at once (the search is stopped and freed when the connection goes away).
     void close_now();
+    // Whether refuse() was called (the on_closed callback may ask).
+    [[nodiscard]] bool refused() const noexcept { return refused_; }
     [[nodiscard]] const std::string& peer() const noexcept { return peer_; }
     // How long the session has been idle: no input that counts as activity (Session::counts_as_activity)
     // and no running job; zero while a job runs or once the connection is closing.

@@ -209,26 +209,42 @@ private:
     void open_session(std::unique_ptr<Channel> channel) {
         const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output,
                                       options_.max_search_time, options_.write_timeout};
-        auto connection = std::make_shared<TcpConnection>(std::move(channel), limits,
-                                                          [this](TcpConnection* c) { connections_.erase(c); });
+        auto connection = std::make_shared<TcpConnection>(std::move(channel), limits, [this](TcpConnection* c) {
+            if (c->refused()) --refusing_;
+            connections_.erase(c);
+        });
         if (shutting_down_) {
-            connection->refuse("the server is shutting down");
+            refuse(*connection, "the server is shutting down");
             return;
         }
         if (connections_.size() >= options_.max_sessions && !reclaim_idle_session()) {
             spdlog::warn("refusing a client: {} sessions already open", connections_.size());
-            connection->refuse("server is full (" + std::to_string(options_.max_sessions) +
-                               " sessions); try again later");
+            refuse(*connection,
+                   "server is full (" + std::to_string(options_.max_sessions) + " sessions); try again later");
             return;
         }
         auto started = connection->start(options_.session);
         if (!started) {
             spdlog::warn("refusing client {}: {}", connection->peer(), started.error().message);
-            connection->refuse(started.error().message);
+            refuse(*connection, started.error().message);
             return;
         }
         connections_.emplace(connection.get(), connection);
         spdlog::info("connection {}: session opened ({} open)", connection->peer(), connections_.size());
+    }
+
+    // A refused client is told why, then closed; a WebSocket's closing handshake may take up to the request
+    // timeout. At most kMaxHttpClientsPerSession per session slot close at once: beyond, a refused client is
+    // closed without the message (a flood of refused WebSockets used to hold a socket each for 30 s, with
+    // no limit on their number).
+    void refuse(TcpConnection& connection, const std::string& message) {
+        if (refusing_ >= kMaxHttpClientsPerSession * options_.max_sessions) {
+            spdlog::warn("closing a refused client at once: {} refused clients are still closing", refusing_);
+            connection.close_now();
+            return;
+        }
+        ++refusing_;
+        connection.refuse(message);
     }
 
     // The session idle the longest, if it has been idle for --reclaim-idle, is closed for a new client.
@@ -294,7 +310,8 @@ private:
     tcp::acceptor acceptor_;
     tcp::acceptor http_acceptor_;
     std::size_t http_clients_ = 0;
-    HttpOptions http_;  // what every HTTP client is served with
+    std::size_t refusing_ = 0;  // refused clients still closing (refuse())
+    HttpOptions http_;          // what every HTTP client is served with
     std::mt19937_64 seeds_{std::random_device{}()};
     asio::signal_set signals_;
     session::MemoryBudget& budget_;

@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <sys/socket.h>
 
+#include <memory>
 #include <utility>  // before asio (Boost 1.74)
+#include <vector>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -271,6 +273,39 @@ TEST_CASE("web: WebSocket and line clients share the session limit, and a refuse
         if (!served) std::this_thread::sleep_for(100ms);
     }
     CHECK(served);
+}
+
+TEST_CASE(
+    "web: refused WebSockets that never close are capped, and beyond the cap a refused client is closed at once") {
+    // One slot, taken by a line client: every WebSocket is refused. A refused client that does not answer
+    // the close frame holds its socket for the request timeout (30 s); at most 2 per slot do so at once.
+    WebServer server({"--max-sessions", "1"}, true);
+    LineChannel line = [&] {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(static_cast<std::uint16_t>(server.line_port()));
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+        return LineChannel(fd, fd);
+    }();
+    line.send("isready");
+    REQUIRE(!line.read_until("readyok").empty());
+    std::vector<std::unique_ptr<WsClient>> silent;  // read the refusal, never the close frame
+    for (int i = 0; i < 2; ++i) {
+        auto c = std::make_unique<WsClient>();
+        REQUIRE_MESSAGE(c->connect(server.http_port()), c->error());
+        auto error = c->read_until("error");
+        REQUIRE(error);
+        CHECK(field(*error, "message").find("server is full") != std::string::npos);
+        silent.push_back(std::move(c));
+    }
+    WsClient third;
+    REQUIRE_MESSAGE(third.connect(server.http_port()), third.error());
+    CHECK(!third.read());  // closed without the message (and without a close frame)
+    CHECK(third.close_code() != 1013);
+    line.send("isready");  // the server serves on
+    CHECK(!line.read_until("readyok").empty());
 }
 
 TEST_CASE("web: an idle WebSocket is closed with an error, and a page of another origin is refused") {
