@@ -99,6 +99,35 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
         CHECK(stored->weights().probcut->line(5, 6) == nullptr);  // beyond the schedule
         CHECK(stored->weights().weights == reversi::eval::PatternEvaluator::from_file(out)->weights().weights);
     }
+    {  // --keep-model: the stored cells stay bit for bit (another sample here), the run only adds those
+       // they lack (depths 5 and 6 here)
+        const std::string kept = (dir / "kept.weights").string();
+        const Run added = run("probcut --weights " + with_model + " --wthor " + data +
+                              "/wthor --schedule 6:40 --min-samples 3 --keep-model --out " + kept);
+        REQUIRE_MESSAGE(added.status == 0, added.output);
+        CHECK(added.output.find("kept") != std::string::npos);
+        const auto before = reversi::eval::PatternEvaluator::from_file(with_model);
+        const auto after = reversi::eval::PatternEvaluator::from_file(kept);
+        REQUIRE(before);
+        REQUIRE(after);
+        const auto& old_model = *before->weights().probcut;
+        const auto& new_model = *after->weights().probcut;
+        CHECK(old_model.line(5, 6) == nullptr);
+        REQUIRE(new_model.line(5, 6) != nullptr);
+        CHECK(new_model.line(5, 6)->shallow == 2);
+        for (int p = 0; p < reversi::eval::kPhaseCount; ++p) {
+            for (int d = reversi::eval::ProbCutModel::kMinDepth; d <= reversi::eval::ProbCutModel::kMaxDepth; ++d) {
+                const auto* o = old_model.line(p, d);
+                if (o == nullptr) continue;
+                const auto* n = new_model.line(p, d);
+                REQUIRE(n != nullptr);
+                CHECK(n->a == o->a);
+                CHECK(n->b == o->b);
+                CHECK(n->sigma == o->sigma);
+                CHECK(n->shallow == o->shallow);
+            }
+        }
+    }
     CHECK(run("probcut --schedule 3:x").status != 0);
     CHECK(run("probcut --schedule 17:10").status != 0);
 

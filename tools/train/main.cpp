@@ -26,9 +26,10 @@ int main(int argc, char** argv) {
         "          of the chosen move, % best move, mean depth reached, time (instead of the table above)\n"
         "  bench   [--weights FILE]           evaluations per second: fast features vs the reference\n"
         "  embed   --in FILE --out FILE.cpp   writes the C++ source that embeds a weights file\n"
-        "  probcut [--weights IN] [--schedule 10:2100,12:1400,...] [--threads N] [--out OUT]  Multi-ProbCut\n"
-        "          calibration: WTHOR positions searched at every depth up to the schedule's; per phase and\n"
-        "          node depth, deep = a * shallow + b and the residual sigma; --out writes IN + the model\n"
+        "  probcut [--weights IN] [--schedule 10:2100,12:1400,...] [--threads N] [--keep-model] [--out OUT]\n"
+        "          Multi-ProbCut calibration: WTHOR positions searched at every depth up to the schedule's; per\n"
+        "          phase and node depth, deep = a * shallow + b and the residual sigma; --out writes IN + the\n"
+        "          model (with --keep-model, IN's calibrated cells stay and the run adds only those IN lacks)\n"
         "  selfplay [--openings XOT] [--games N] [--depth D] [--random-plies K] [--exact-from E] [--threads N]\n"
         "          --out FILE.wtb  games of the engine against itself from XOT openings (K random plies after\n"
         "          the opening, then depth-D searches, perfect play from E empties), as a WTHOR file for train;\n"
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
          {"positions", true, "bench: number of positions (default 200000)"},
          {"schedule", true,
           "probcut: D:N,... the first N positions searched to depth D (default 10:2100,11:1400,12:910)"},
+         {"keep-model", false, "probcut: keep the --weights' calibrated cells; add only the cells they lack"},
          {"min-samples", true, "probcut: fewer positions leave a cell uncalibrated (default 100)"},
          {"threads", true,
           "train: threads building the samples (one WTHOR file each); probcut, selfplay: worker threads (default 1)"},

@@ -3,7 +3,8 @@
 // first positions are searched deepest); per phase and depth pair, the least-squares line deep = a * shallow + b and
 // the residual sigma (engine/eval/probcut_fit.hpp). Prints, per node depth, sigma for every shallow depth (the data
 // behind the shallow-depth rule), then the model; with --out, writes the --weights file (or the
-// embedded default) with the model added.
+// embedded default) with the model added. With --keep-model the model of --weights stays and the run
+// only fills the cells it lacks (e.g. a run of deeper depths only).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -13,6 +14,8 @@
 #include <ctime>
 #include <filesystem>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -118,6 +121,18 @@ Expected<std::vector<Position>> wthor_positions(const std::string& dir, std::siz
     return positions;
 }
 
+// --keep-model: the input weights' calibrated cells stay as they are; this run only adds the cells they
+// lack (a run of a few depths extends the stored model instead of replacing it).
+void keep_input_cells(eval::ProbCutModel& model, const eval::ProbCutModel& input) {
+    for (int p = 0; p < eval::kPhaseCount; ++p) {
+        for (int d = eval::ProbCutModel::kMinDepth; d <= eval::ProbCutModel::kMaxDepth; ++d) {
+            if (const eval::ProbCutLine* kept = input.line(p, d)) {
+                model.lines[static_cast<std::size_t>(p)][static_cast<std::size_t>(d)] = *kept;
+            }
+        }
+    }
+}
+
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
 }  // namespace
@@ -219,17 +234,24 @@ int run_probcut(const cli::ParsedArgs& args) {
         std::printf("\n");
     }
 
-    const eval::ProbCutModel model = stats.model(static_cast<double>(*min_samples));
+    eval::ProbCutModel model = stats.model(static_cast<double>(*min_samples));
+    const std::optional<eval::ProbCutModel>& input = pattern->weights().probcut;
+    const bool keep = args.has("keep-model") && input.has_value();
+    if (keep) keep_input_cells(model, *input);
     std::printf("\nmodel (cells with at least %lld positions; shallow depth s = probcut_shallow_depth(d)):\n",
                 *min_samples);
+    if (keep) std::printf("(n \"kept\": the cell of the --weights, kept by --keep-model)\n");
     std::printf("%6s %8s %5s %3s %6s %7s %7s %7s\n", "phase", "empties", "d", "s", "n", "a", "b", "sigma");
     for (int p = 0; p < eval::kPhaseCount; ++p) {
         for (int d = eval::ProbCutModel::kMinDepth; d <= eval::ProbCutModel::kMaxDepth; ++d) {
             const auto* line = model.line(p, d);
             if (!line) continue;
-            std::printf("%6d %4d-%-3d %5d %3d %6.0f %7.3f %7.2f %7.2f\n", p, p * eval::kEmptiesPerPhase,
+            const bool kept = keep && input->line(p, d) != nullptr;
+            const std::string n =
+                kept ? "kept" : std::to_string(static_cast<long long>(stats.count(p, line->shallow, d)));
+            std::printf("%6d %4d-%-3d %5d %3d %6s %7.3f %7.2f %7.2f\n", p, p * eval::kEmptiesPerPhase,
                         p == eval::kPhaseCount - 1 ? 60 : p * eval::kEmptiesPerPhase + eval::kEmptiesPerPhase - 1, d,
-                        line->shallow, stats.count(p, line->shallow, d), line->a, line->b, line->sigma);
+                        line->shallow, n.c_str(), line->a, line->b, line->sigma);
         }
     }
     if (!args.has("out")) return 0;
