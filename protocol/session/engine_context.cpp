@@ -200,7 +200,6 @@ Expected<bool> EngineContext::start_weights_load(const std::string& file) {
                           std::to_string(config_.budget->total()) + ", a session's own weights need " +
                           std::to_string(kEvalFileMiB) + "); the old weights stay");
     }
-    loading_memory_ = std::move(*memory);
     const FileAccess access = config_.files;
     launch(
         [this, file, access](const std::atomic<bool>&) {
@@ -218,6 +217,8 @@ Expected<bool> EngineContext::start_weights_load(const std::string& file) {
             loaded_.emplace(LoadedWeights{file, load()});
         },
         false, 1);
+    // After launch(), which collects a job before it (and would apply an earlier load with this reservation).
+    loading_memory_ = std::move(*memory);
     exclusive_ = true;
     return true;
 }
