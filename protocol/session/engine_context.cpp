@@ -97,9 +97,19 @@ void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std:
     job_started_ = std::chrono::steady_clock::now();
     auto guarded = [this, job = std::move(job), grant = grant_threads(threads)](const std::atomic<bool>& stop) mutable {
         struct GiveBack {  // the threads go back before the next job can start, whatever happens
+            EngineContext& context;
             std::shared_ptr<ThreadGrant>& grant;
-            ~GiveBack() { grant.reset(); }
-        } give_back{grant};
+            ~GiveBack() {
+                if (grant && grant->count() > 1) {
+                    try {
+                        context.park_no_helpers();
+                    } catch (const std::exception& e) {  // std::thread::join: not expected
+                        spdlog::error("session: the search's helper threads could not be joined: {}", e.what());
+                    }
+                }
+                grant.reset();
+            }
+        } give_back{*this, grant};
         try {
             job(stop);
         } catch (const std::exception& e) {
@@ -115,6 +125,12 @@ void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std:
 
 int EngineContext::max_threads() const noexcept {
     return config_.threads ? std::min(config_.threads->total(), kMaxThreads) : kMaxThreads;
+}
+
+void EngineContext::park_no_helpers() {
+    SearchOptions options = searcher_->options();
+    options.threads = 1;
+    searcher_->set_options(options);  // the pool's workers finish and are joined
 }
 
 std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
@@ -169,7 +185,9 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
     if (!hash) return hash;
     // Scores stored under another evaluation would leak into the next search: start from a clear table.
     const bool evaluation_changed = next.search.evaluation != options_.search.evaluation;
-    searcher_->set_options(next.search);
+    SearchOptions search = next.search;
+    if (config_.threads) search.threads = 1;  // a server's helpers exist only while a job runs (launch)
+    searcher_->set_options(search);
     if (evaluation_changed) searcher_->clear();
     const std::string file = next.eval_file;
     const std::string current_file = options_.eval_file;

@@ -123,7 +123,11 @@ private:
     [[nodiscard]] Expected<bool> start_weights_load(const std::string& file);
     void apply_loaded_weights();
     void launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop = {});
+    // With a server thread budget: the job's Threads - 1 helper threads are created for it from its grant
+    // (grant_threads) and joined when it ends (park_no_helpers, on the job's thread, which owns the
+    // Searcher until it returns), so that idle sessions hold no search threads beyond --max-threads.
     [[nodiscard]] std::shared_ptr<ThreadGrant> grant_threads(int wanted);
+    void park_no_helpers();
 
     // What a weights-loading job leaves for the reader thread.
     struct LoadedWeights {

@@ -332,6 +332,38 @@ TEST_CASE("hostile tcp: thread bombs: Threads is capped by --max-threads and hel
     }
 }
 
+TEST_CASE("hostile tcp: idle sessions keep no search helper threads, whatever their Threads") {
+    // Before the twenty-seventh session `setoption Threads N` created N - 1 helper threads per session,
+    // parked between searches: 8 idle sessions at Threads 16 held 120 threads under --max-threads 16.
+    ServerProcess server({"--max-threads", "2"});
+    std::vector<LineChannel> sessions;
+    for (int i = 0; i < 6; ++i) {
+        sessions.push_back(server.connect());
+        sessions.back().send("go depth 3");
+        REQUIRE(!sessions.back().read_until("bestmove ", 20s).empty());
+    }
+    std::this_thread::sleep_for(100ms);
+    const int idle_threads = server.process().thread_count();  // six sessions at Threads 1, after a search
+    for (auto& c : sessions) {
+        c.send("setoption name Threads value 2");
+        c.send("go depth 5");  // one at a time: each has its helper from the budget
+        REQUIRE(!c.read_until("bestmove ", 20s).empty());
+    }
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (server.process().thread_count() > idle_threads && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(10ms);
+    }
+    CHECK_MESSAGE(server.process().thread_count() <= idle_threads,
+                  server.process().thread_count() << " threads, " << idle_threads << " at Threads 1");
+    // And they still search with their helper (the search's own thread and one from the pool).
+    sessions[0].send("setoption name MultiPV value 1");
+    sessions[0].send("go infinite");
+    REQUIRE(!sessions[0].read_until("info depth ", 20s).empty());
+    CHECK(server.process().thread_count() >= idle_threads + 1);
+    sessions[0].send("stop");
+    CHECK(!sessions[0].read_until("bestmove ", 20s).empty());
+}
+
 TEST_CASE("hostile tcp: bench, which cannot be stopped, is limited to depth 12 over the network") {
     ServerProcess server;
     LineChannel c = server.connect();
