@@ -131,6 +131,10 @@ void Searcher::set_options(const SearchOptions& options) {
     impl_->options.selectivity = std::clamp(options.selectivity, kMinSelectivityPercent, kMaxSelectivityPercent);
     (void)impl_->pool.resize(impl_->options.threads - 1);  // never during a search (searcher.hpp)
 }
+void Searcher::set_threads(int threads) {
+    impl_->options.threads = std::clamp(threads, 1, 256);
+    (void)impl_->pool.resize(impl_->options.threads - 1);
+}
 const WorkerPool& Searcher::worker_pool() const noexcept { return impl_->pool; }
 void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) {
     impl_->probcut_override = std::move(model);

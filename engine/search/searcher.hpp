@@ -30,6 +30,9 @@ public:
     // Sets the options for the next searches (not during a search). Threads resizes the Searcher's worker
     // pool to Threads - 1 threads; searches start no thread of their own.
     void set_options(const SearchOptions& options);
+    // Only Threads (the same pool resize), writing no other option: a server session calls it on its job's
+    // thread when the job ends, while its reader thread may read the other options (`d`).
+    void set_threads(int threads);
     [[nodiscard]] const SearchOptions& options() const noexcept;
     // Clears the transposition table and history (ucinewgame).
     void clear();

@@ -128,19 +128,13 @@ int EngineContext::max_threads() const noexcept {
 }
 
 void EngineContext::park_no_helpers() {
-    SearchOptions options = searcher_->options();
-    options.threads = 1;
-    searcher_->set_options(options);  // the pool's workers finish and are joined
+    searcher_->set_threads(1);  // the pool's workers finish and are joined; no other option is written
 }
 
 std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
     if (!config_.threads) return nullptr;
     auto grant = std::make_shared<ThreadGrant>(*config_.threads, wanted);
-    SearchOptions options = searcher_->options();
-    if (options.threads != grant->count()) {
-        options.threads = grant->count();
-        searcher_->set_options(options);
-    }
+    if (searcher_->options().threads != grant->count()) searcher_->set_threads(grant->count());
     if (grant->count() < wanted) {
         spdlog::debug("search threads: {} of the {} asked for (the server's {} are in use)", grant->count(), wanted,
                       config_.threads->total());

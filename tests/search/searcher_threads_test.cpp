@@ -44,6 +44,19 @@ TEST_CASE("Searcher worker pool: Threads resizes it and a search creates no thre
     const auto r = searcher.search(start_position(), limits, {}, stop);
     CHECK(is_legal(start_position(), r.best_move));
     CHECK(searcher.worker_pool().threads_created() == 4);
+    // set_threads: the same resize, and no other option changes.
+    SearchOptions other = with_threads(1);
+    other.selectivity = 73;
+    other.multipv = 3;
+    searcher.set_options(other);
+    searcher.set_threads(3);
+    CHECK(searcher.worker_pool().size() == 2);
+    CHECK(searcher.options().threads == 3);
+    CHECK(searcher.options().selectivity == 73);
+    CHECK(searcher.options().multipv == 3);
+    searcher.set_threads(0);  // clamped to 1
+    CHECK(searcher.worker_pool().size() == 0);
+    CHECK(searcher.options().threads == 1);
 }
 
 TEST_CASE("Searcher two threads: solves give the one-thread exact scores (midgame helpers, then YBWC splits)") {
