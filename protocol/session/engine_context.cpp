@@ -142,31 +142,51 @@ std::shared_ptr<ThreadGrant> EngineContext::grant_threads(int wanted) {
     return grant;
 }
 
-Expected<bool> EngineContext::set_hash(std::size_t hash_mib) {
-    if (hash_mib == options_.hash_mib) return true;
-    // Budget accounting in 2 x Hash (the search and the endgame tables).
+Expected<MemoryReservation> EngineContext::reserve_hash(std::size_t hash_mib) {
+    // Budget accounting in 2 x Hash (the search and the endgame tables): a larger table reserves the
+    // difference now; the table itself is resized by a job (start_hash_resize).
     const std::size_t old_mib = session_memory_mib(options_.hash_mib);
     const std::size_t new_mib = session_memory_mib(hash_mib);
-    if (config_.budget && new_mib > old_mib && !config_.budget->reserve(new_mib - old_mib)) {
+    if (new_mib <= old_mib) return MemoryReservation{};
+    auto growth = MemoryReservation::take(config_.budget, new_mib - old_mib);
+    if (!growth) {
         return make_error("setoption Hash: " + std::to_string(hash_mib) + " MiB refused: it needs " +
                           std::to_string(new_mib - old_mib) +
                           " MiB more (2 x Hash) and the server's memory "
                           "budget has " +
                           std::to_string(config_.budget->available()) + " MiB left");
     }
-    bool resized = false;
-    try {
-        resized = searcher_->set_hash_size(hash_mib);
-    } catch (const std::bad_alloc&) {
-        resized = false;
+    return std::move(*growth);
+}
+
+// Allocating (and clearing) a table of hundreds of MiB takes a second or more: a job, so that a server's
+// network thread never waits for it (the commands after it, isready too, wait, as for ucinewgame).
+void EngineContext::start_hash_resize(std::size_t hash_mib, MemoryReservation growth) {
+    start_exclusive_job([this, hash_mib](const std::atomic<bool>&) {
+        bool resized = false;
+        try {
+            resized = searcher_->set_hash_size(hash_mib);
+        } catch (const std::bad_alloc&) {
+            resized = false;
+        }
+        resized_hash_.emplace(ResizedHash{hash_mib, resized});
+    });
+    hash_growth_ = std::move(growth);  // after the launch, which collects the job before it
+}
+
+void EngineContext::apply_resized_hash() {
+    const ResizedHash done = *resized_hash_;
+    resized_hash_.reset();
+    MemoryReservation growth = std::move(hash_growth_);  // given back unless the larger table is kept
+    if (!done.resized) {
+        send_error("setoption Hash: could not allocate " + std::to_string(done.mib) + " MiB; the old table is kept");
+        return;
     }
-    if (!resized) {
-        if (config_.budget && new_mib > old_mib) config_.budget->release(new_mib - old_mib);
-        return make_error("setoption Hash: could not allocate " + std::to_string(hash_mib) +
-                          " MiB; the old table is kept");
-    }
+    const std::size_t old_mib = session_memory_mib(options_.hash_mib);
+    const std::size_t new_mib = session_memory_mib(done.mib);
+    growth.keep();  // from now on part of the session's 2 x Hash + overhead (released by the destructor)
     if (config_.budget && new_mib < old_mib) config_.budget->release(old_mib - new_mib);
-    return true;
+    options_.hash_mib = done.mib;
 }
 
 Expected<bool> EngineContext::set_options(const EngineOptions& next) {
@@ -175,8 +195,12 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
         return make_error("setoption Threads: " + std::to_string(next.search.threads) +
                           " is more than the server's limit of " + std::to_string(max_threads()) + " search threads");
     }
-    auto hash = set_hash(next.hash_mib);
-    if (!hash) return hash;
+    std::optional<MemoryReservation> hash_growth;
+    if (next.hash_mib != options_.hash_mib) {
+        auto growth = reserve_hash(next.hash_mib);
+        if (!growth) return growth.error();
+        hash_growth = std::move(*growth);
+    }
     // Scores stored under another evaluation would leak into the next search: start from a clear table.
     const bool evaluation_changed = next.search.evaluation != options_.search.evaluation;
     SearchOptions search = next.search;
@@ -186,7 +210,9 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
     const std::string file = next.eval_file;
     const std::string current_file = options_.eval_file;
     const std::string book_file = options_.book_file;
+    const std::size_t current_hash = options_.hash_mib;
     options_ = next;
+    options_.hash_mib = current_hash;  // changes when the table has been resized
     if (next.book_file != book_file) {
         options_.book_file = book_file;
         auto loaded = book_.load(config_.files, next.book_file);
@@ -194,8 +220,9 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
         options_.book_file = next.book_file;
         if (book_.get()) spdlog::info("book: {} ({} positions)", next.book_file, book_.get()->size());
     }
-    options_.eval_file = current_file;  // changes when the new file has been read
-    if (file != current_file) return start_weights_load(file);
+    if (hash_growth) start_hash_resize(next.hash_mib, std::move(*hash_growth));
+    options_.eval_file = current_file;                          // changes when the new file has been read
+    if (file != current_file) return start_weights_load(file);  // after the resize (launch waits for it)
     return true;
 }
 
@@ -244,6 +271,7 @@ void EngineContext::collect_finished_job() {
     if (busy()) return;
     jobs_.wait();
     exclusive_ = false;
+    if (resized_hash_) apply_resized_hash();
     if (loaded_) apply_loaded_weights();
     if (collect_) {
         const auto collect = std::move(collect_);

@@ -105,9 +105,10 @@ public:
     // Only between jobs (after stop_and_wait()).
     [[nodiscard]] Searcher& searcher() noexcept { return *searcher_; }
     [[nodiscard]] const EngineOptions& options() const noexcept { return options_; }
-    // Applies new options (after stop_and_wait()): reserves or releases hash memory and resizes the table;
-    // on failure nothing changes. A new EvalFile is read and checked on the job thread (never on the
-    // reader's); its result (the new weights, or an error line) is applied by collect_finished_job().
+    // Applies new options (after stop_and_wait()); on failure nothing changes. A new Hash reserves its
+    // memory at once (or is refused) and the tables are resized by an exclusive job; a new EvalFile is read
+    // and checked on the job thread. Neither runs on the reader's thread: their results (the new size or
+    // weights, or an error line) are applied by collect_finished_job().
     [[nodiscard]] Expected<bool> set_options(const EngineOptions& next);
 
     [[nodiscard]] const SessionConfig& config() const noexcept { return config_; }
@@ -119,7 +120,9 @@ public:
 private:
     EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
                   std::unique_ptr<Searcher> searcher);
-    [[nodiscard]] Expected<bool> set_hash(std::size_t hash_mib);
+    [[nodiscard]] Expected<MemoryReservation> reserve_hash(std::size_t hash_mib);
+    void start_hash_resize(std::size_t hash_mib, MemoryReservation growth);
+    void apply_resized_hash();
     [[nodiscard]] Expected<bool> start_weights_load(const std::string& file);
     void apply_loaded_weights();
     void launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop = {});
@@ -129,6 +132,11 @@ private:
     [[nodiscard]] std::shared_ptr<ThreadGrant> grant_threads(int wanted);
     void park_no_helpers();
 
+    // What a table-resizing job leaves for the reader thread.
+    struct ResizedHash {
+        std::size_t mib = 0;
+        bool resized = false;
+    };
     // What a weights-loading job leaves for the reader thread.
     struct LoadedWeights {
         std::string file;  // as the client named it
@@ -142,10 +150,12 @@ private:
     bool exclusive_ = false;  // the running job is exclusive: loads weights, clears tables (reader thread)
     std::uint64_t job_serial_ = 0;
     std::chrono::steady_clock::time_point job_started_{};
-    std::optional<LoadedWeights> loaded_;  // written by the loading job, read after it has been joined
-    MemoryReservation eval_file_memory_;   // the weights of EvalFile in use (kEvalFileMiB; none when embedded)
-    MemoryReservation loading_memory_;     // the weights being loaded, until they replace those in use
-    std::function<void()> collect_;        // start_job_then's, run after the job has been joined
+    std::optional<LoadedWeights> loaded_;      // written by the loading job, read after it has been joined
+    std::optional<ResizedHash> resized_hash_;  // written by the resizing job, read after it has been joined
+    MemoryReservation hash_growth_;            // a larger table's extra 2 x Hash, until it is allocated
+    MemoryReservation eval_file_memory_;       // the weights of EvalFile in use (kEvalFileMiB; none when embedded)
+    MemoryReservation loading_memory_;         // the weights being loaded, until they replace those in use
+    std::function<void()> collect_;            // start_job_then's, run after the job has been joined
     EngineOptions options_;
     SessionBook book_;
     std::unique_ptr<Searcher> searcher_;

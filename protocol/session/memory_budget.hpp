@@ -65,6 +65,11 @@ public:
         if (budget_ != nullptr) budget_->release(mib_);
     }
     [[nodiscard]] std::size_t mib() const noexcept { return mib_; }
+    // Leaves the MiB reserved and forgets them: their owner accounts for them from now on.
+    void keep() noexcept {
+        budget_ = nullptr;
+        mib_ = 0;
+    }
 
 private:
     MemoryReservation(MemoryBudget* budget, std::size_t mib) noexcept : budget_(budget), mib_(mib) {}

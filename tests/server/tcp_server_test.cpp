@@ -160,6 +160,20 @@ TEST_CASE("tcp memory budget limits sessions and Hash") {
     a.send("setoption name Hash value 22");  // 2 x 6 = 12 more MiB fit exactly
     a.send("isready");
     CHECK(a.read_line() == "readyok");
+    // The tables are resized by a job (not on the network thread); its accounting holds: the 12 MiB stay
+    // reserved (one more MiB of Hash is refused), and a smaller table gives its MiB back (a new session fits).
+    a.send("setoption name Hash value 23");
+    l = a.read_line();
+    REQUIRE(l);
+    CHECK_MESSAGE(l->find("refused: it needs 2 MiB more (2 x Hash) and the server's memory budget has 0 MiB left") !=
+                      std::string::npos,
+                  *l);
+    a.send("setoption name Hash value 1");  // 2 x 21 = 42 MiB back
+    a.send("go depth 6");
+    CHECK(!a.read_until("bestmove ").empty());
+    LineChannel d = server.connect();
+    d.send("isready");
+    CHECK(d.read_line() == "readyok");
 }
 
 TEST_CASE("tcp a client that disconnects mid-search has its search stopped and freed") {
