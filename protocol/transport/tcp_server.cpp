@@ -244,7 +244,12 @@ private:
             return;
         }
         ++refusing_;
-        connection.refuse(message);
+        try {
+            connection.refuse(message);
+        } catch (...) {  // no write loop started: close it here, which reports it closed (and counts it)
+            connection.close_now();
+            throw;
+        }
     }
 
     // The session idle the longest, if it has been idle for --reclaim-idle, is closed for a new client.
