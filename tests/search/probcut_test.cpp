@@ -256,7 +256,15 @@ TEST_CASE("probcut: lines beyond the calibrated depths borrow the deepest line o
         CHECK(l->b == src.b);
         CHECK(l->sigma == doctest::Approx(src.sigma * kExtrapolatedSigma));
     }
-    CHECK(line(4, 2) == std::nullopt);        // below the calibration: never cut
+    CHECK(line(4, 2) == std::nullopt);  // below the calibration: never cut
+    // A line on the static evaluation (shallow 0) is used with its sigma times kStaticCutSigma.
+    m.lines[4][2] = eval::ProbCutLine{0, 1.1F, 0.3F, 2.0F};
+    REQUIRE(line(4, 2));
+    CHECK(line(4, 2)->shallow == 0);
+    CHECK(line(4, 2)->a == 1.1F);
+    CHECK(line(4, 2)->b == 0.3F);
+    CHECK(line(4, 2)->sigma == doctest::Approx(2.0 * kStaticCutSigma));
+    CHECK(kStaticCutSigma > 1.0);
     CHECK(line(5, 5) == std::nullopt);        // a hole inside the calibration stays a hole
     CHECK(line(5, 7)->b == m.lines[5][3].b);  // 7 borrows 5's parity: 5 is a hole, so 3
     CHECK(line(5, 8)->b == m.lines[5][6].b);
