@@ -125,6 +125,17 @@ private:
     std::string error_;
 };
 
+// A line (UCI) client of the server's --listen port.
+LineChannel connect_line(int port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    return LineChannel(fd, fd);
+}
+
 std::string field(const JsonValue& m, std::string_view key) {
     const JsonValue* f = m.find(key);
     return f && f->kind == JsonValue::Kind::String ? f->string : "";
@@ -243,15 +254,7 @@ TEST_CASE("web: malformed and oversized messages get an error and the session go
 
 TEST_CASE("web: WebSocket and line clients share the session limit, and a refused client is told why") {
     WebServer server({"--max-sessions", "1"}, true);
-    LineChannel line = [&] {
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(static_cast<std::uint16_t>(server.line_port()));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-        return LineChannel(fd, fd);
-    }();
+    LineChannel line = connect_line(server.line_port());
     line.send("isready");
     REQUIRE(!line.read_until("readyok").empty());
     WsClient refused;
@@ -280,15 +283,7 @@ TEST_CASE(
     // One slot, taken by a line client: every WebSocket is refused. A refused client that does not answer
     // the close frame holds its socket for the request timeout (30 s); at most 2 per slot do so at once.
     WebServer server({"--max-sessions", "1"}, true);
-    LineChannel line = [&] {
-        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_port = htons(static_cast<std::uint16_t>(server.line_port()));
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-        return LineChannel(fd, fd);
-    }();
+    LineChannel line = connect_line(server.line_port());
     line.send("isready");
     REQUIRE(!line.read_until("readyok").empty());
     std::vector<std::unique_ptr<WsClient>> silent;  // read the refusal, never the close frame
