@@ -55,8 +55,8 @@ inline constexpr double kExtrapolatedSigma = 1.25;
 
 // A node tested on its static evaluation (shallow depth 0: node depth 2) uses its fitted sigma times
 // kStaticCutSigma, a margin chosen by games rather than by the fit: against NTest at equal time the wider
-// margin scored +17 and +25 Elo over the fitted one in two gauntlets of 400 games each, while cutting
-// more (also at node depth 1, on the static evaluation) lost 34 (docs/eval.md, twenty-seventh session).
+// margin scored +17, +25 and -16 Elo against the fitted one in three gauntlets of 400 games each (+9 over
+// 1,200: neutral), while cutting more (also at node depth 1) lost 34 (docs/eval.md, twenty-seventh session).
 inline constexpr double kStaticCutSigma = 1.25;
 
 // The deepest calibrated node depth of `phase`; 0 when the phase has no line.
