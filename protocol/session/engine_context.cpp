@@ -127,6 +127,12 @@ int EngineContext::max_threads() const noexcept {
     return config_.threads ? std::min(config_.threads->total(), kMaxThreads) : kMaxThreads;
 }
 
+void EngineContext::use_search_options(SearchOptions options) {
+    // A server's helper threads come from each job's grant (launch), never from Threads here.
+    if (config_.threads) options.threads = searcher_->options().threads;
+    searcher_->set_options(options);
+}
+
 void EngineContext::park_no_helpers() {
     searcher_->set_threads(1);  // the pool's workers finish and are joined; no other option is written
 }
@@ -203,9 +209,7 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
     }
     // Scores stored under another evaluation would leak into the next search: start from a clear table.
     const bool evaluation_changed = next.search.evaluation != options_.search.evaluation;
-    SearchOptions search = next.search;
-    if (config_.threads) search.threads = 1;  // a server's helpers exist only while a job runs (launch)
-    searcher_->set_options(search);
+    use_search_options(next.search);
     if (evaluation_changed) searcher_->clear();
     const std::string file = next.eval_file;
     const std::string current_file = options_.eval_file;

@@ -112,6 +112,9 @@ public:
     [[nodiscard]] Expected<bool> set_options(const EngineOptions& next);
 
     [[nodiscard]] const SessionConfig& config() const noexcept { return config_; }
+    // Hands search options to the Searcher (between jobs); on a server Threads is left to the next job's
+    // thread grant, so that no helper thread exists outside a job.
+    void use_search_options(SearchOptions options);
     // The opening book (BookFile; read on the reader thread by set_options: books are small).
     [[nodiscard]] SessionBook& book() noexcept { return book_; }
 

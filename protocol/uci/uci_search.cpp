@@ -226,10 +226,7 @@ std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const G
     }
     const Planned planned = plan(ctx, go, pos, timing.latency.get());
     if (planned.clock_move && !go.ponder) timing.latency->on_go(*planned.clock_move);  // ponder: at ponderhit
-    // A server's helper threads come from the job's grant (EngineContext::launch): no pool of Threads - 1
-    // threads here, on the network thread, before it.
-    if (ctx.config().threads) options.threads = ctx.searcher().options().threads;
-    ctx.searcher().set_options(options);
+    ctx.use_search_options(options);
     SearchJob job;
     job.ctx = &ctx;
     job.pos = pos;
