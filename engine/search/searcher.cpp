@@ -142,6 +142,7 @@ void Searcher::set_probcut_model(std::optional<eval::ProbCutModel> model) {
 const eval::ProbCutModel* Searcher::probcut_model() const noexcept { return impl_->probcut_model(); }
 const SearchOptions& Searcher::options() const noexcept { return impl_->options; }
 void Searcher::prepare_endgame() { (void)impl_->endgame_solver(); }
+bool Searcher::endgame_ready() const noexcept { return impl_->endgame != nullptr; }
 void Searcher::clear() {
     impl_->tt.clear();
     if (impl_->endgame) impl_->endgame->clear();

@@ -39,6 +39,8 @@ public:
     // Allocates the exact solver's table now (no effect when it exists). Otherwise the first exact solve
     // allocates it, inside that search's time limits: a timed search calls this before its clock starts.
     void prepare_endgame();
+    // Whether the exact solver's table exists (prepare_endgame would allocate nothing).
+    [[nodiscard]] bool endgame_ready() const noexcept;
 
     // Loads pattern weights from a file for EvalKind::Pattern; on error the current weights stay and the
     // error says why. The embedded default weights are loaded at construction; when they are unusable,

@@ -55,7 +55,10 @@ Status Session::handle_line(std::string_view line) {
     if (command.empty()) return Status::Continue;
     if (quitting_) return Status::Continue;  // a quit waits in the queue: nothing after it is read
     if (command == "quit") {
-        if (pending_.empty()) return dispatch_guarded(line);
+        // A running job is stopped, not joined here (on a server's network thread: a job that cannot be
+        // stopped, a Hash resize, a table clear, a weights file read or bench, would freeze every client):
+        // the quit waits in the queue until the job has ended.
+        if (pending_.empty() && !ctx_->busy()) return dispatch_guarded(line);
         // Everything asked before the quit is still carried out, in order, each waiting search stopped as
         // soon as it starts (so it still sends its one bestmove); the quit itself comes last.
         stop_running_and_waiting();

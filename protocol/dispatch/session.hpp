@@ -11,7 +11,9 @@
 // once when nothing waits. `stop` (NBoard: `ping`) ends the running job at once and every search that
 // waits in the queue ahead of it (each is stopped as soon as it starts, so it still sends its bestmove).
 // `quit` stops the running job; the commands that wait before it are still carried out in order, each
-// waiting search stopped as soon as it starts (it still sends its one bestmove), then the session ends.
+// waiting search stopped as soon as it starts (it still sends its one bestmove), then the session ends. The
+// quit never joins the running job: it waits in the queue until the job has ended (a job that cannot be
+// stopped, a table resize or clear, a weights file read, bench, would otherwise hold the reader).
 // Lines after a queued quit are ignored. At most kMaxPending commands (kMaxPendingBytes bytes) wait; a
 // command beyond that is refused with an error line (a refused `go` starts no search: no bestmove).
 //

@@ -104,8 +104,9 @@ session::Status NboardFrontend::handle(std::string_view line) {
         const std::string n = tokens.size() > 1 ? std::string(tokens[1]) : "0";
         auto number = text::parse_integer(n, 0, INT64_MAX, "ping");
         if (!number) return error(number.error().message), session::Status::Continue;
-        ctx_.searcher().prepare_endgame();  // idle now: the first timed go does not pay for the solver's table
-        ctx_.send("pong " + std::to_string(*number));
+        // Idle now: the pong once the exact solver's table exists (allocated by a job when it does not), so
+        // that the first timed go does not pay for it.
+        ctx_.when_endgame_ready([this, pong = "pong " + std::to_string(*number)] { ctx_.send(pong); });
     } else if (command == "quit") {
         ctx_.stop_and_wait();
         return session::Status::Quit;

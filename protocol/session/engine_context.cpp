@@ -33,7 +33,7 @@ Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConf
     }
     std::unique_ptr<Searcher> searcher;
     try {
-        searcher = std::make_unique<Searcher>(config.hash_mib);
+        searcher = std::make_unique<Searcher>(std::min(config.hash_mib, kStartHashMiB));
     } catch (const std::bad_alloc&) {
         if (config.budget) config.budget->release(need);
         return make_error("out of memory for a " + std::to_string(config.hash_mib) + " MiB hash table");
@@ -45,7 +45,7 @@ Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConf
 EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
                              std::unique_ptr<Searcher> searcher)
     : config_(config), sink_(std::move(sink)), job_done_(std::move(job_done)), searcher_(std::move(searcher)) {
-    options_.hash_mib = config.hash_mib;
+    options_.hash_mib = std::min(config.hash_mib, kStartHashMiB);  // create() made the table this size
     options_.search = searcher_->options();
     options_.search.selectivity =
         kEngineSelectivityPercent;               // the engine plays selectively (the library's default: 100)
@@ -59,6 +59,11 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     game.current = game.start;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());
     log_selective_status(*searcher_, options_.search.selectivity);
+    if (config.hash_mib > options_.hash_mib) {
+        // The rest of the session's memory was reserved by create(): the resize takes it over.
+        const std::size_t growth = session_memory_mib(config.hash_mib) - session_memory_mib(options_.hash_mib);
+        start_hash_resize(config.hash_mib, MemoryReservation::adopt(config.budget, growth), false);
+    }
 }
 
 EngineContext::~EngineContext() {
@@ -167,14 +172,15 @@ Expected<MemoryReservation> EngineContext::reserve_hash(std::size_t hash_mib) {
 
 // Allocating (and clearing) a table of hundreds of MiB takes a second or more: a job, so that a server's
 // network thread never waits for it (the commands after it, isready too, wait, as for ucinewgame).
-void EngineContext::start_hash_resize(std::size_t hash_mib, MemoryReservation growth) {
-    start_exclusive_job([this, hash_mib](const std::atomic<bool>&) {
+void EngineContext::start_hash_resize(std::size_t hash_mib, MemoryReservation growth, bool clear) {
+    start_exclusive_job([this, hash_mib, clear](const std::atomic<bool>&) {
         bool resized = false;
         try {
             resized = searcher_->set_hash_size(hash_mib);
         } catch (const std::bad_alloc&) {
             resized = false;
         }
+        if (clear) searcher_->clear();  // the evaluation changed with the size (whether or not it was resized)
         resized_hash_.emplace(ResizedHash{hash_mib, resized});
     });
     hash_growth_ = std::move(growth);  // after the launch, which collects the job before it
@@ -207,16 +213,21 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
         if (!growth) return growth.error();
         hash_growth = std::move(*growth);
     }
-    // Scores stored under another evaluation would leak into the next search: start from a clear table.
+    // Scores stored under another evaluation would leak into the next search: the tables are cleared (by
+    // an exclusive job below: clearing 2 x Hash takes a second at a large Hash, as for ucinewgame).
     const bool evaluation_changed = next.search.evaluation != options_.search.evaluation;
     use_search_options(next.search);
-    if (evaluation_changed) searcher_->clear();
     const std::string file = next.eval_file;
     const std::string current_file = options_.eval_file;
     const std::string book_file = options_.book_file;
     const std::size_t current_hash = options_.hash_mib;
     options_ = next;
     options_.hash_mib = current_hash;  // changes when the table has been resized
+    if (hash_growth) {
+        start_hash_resize(next.hash_mib, std::move(*hash_growth), evaluation_changed);
+    } else if (evaluation_changed) {
+        start_exclusive_job([this](const std::atomic<bool>&) { searcher_->clear(); });
+    }
     if (next.book_file != book_file) {
         options_.book_file = book_file;
         auto loaded = book_.load(config_.files, next.book_file);
@@ -224,7 +235,6 @@ Expected<bool> EngineContext::set_options(const EngineOptions& next) {
         options_.book_file = next.book_file;
         if (book_.get()) spdlog::info("book: {} ({} positions)", next.book_file, book_.get()->size());
     }
-    if (hash_growth) start_hash_resize(next.hash_mib, std::move(*hash_growth));
     options_.eval_file = current_file;                          // changes when the new file has been read
     if (file != current_file) return start_weights_load(file);  // after the resize (launch waits for it)
     return true;
@@ -258,6 +268,9 @@ Expected<bool> EngineContext::start_weights_load(const std::string& file) {
                 return eval::PatternEvaluator(std::make_shared<const eval::WeightSet>(std::move(*set)));
             };
             loaded_.emplace(LoadedWeights{file, load()});
+            // Scores stored under the old weights would leak into the next search: the tables are cleared
+            // here, off the reader thread (nothing searches before the weights are applied: exclusive job).
+            if (loaded_->result) searcher_->clear();
         },
         false, 1);
     // After launch(), which collects a job before it (and would apply an earlier load with this reservation).
@@ -269,6 +282,12 @@ Expected<bool> EngineContext::start_weights_load(const std::string& file) {
 void EngineContext::start_exclusive_job(JobRunner::Job job) {
     launch(std::move(job), false, 1);
     exclusive_ = true;
+}
+
+void EngineContext::when_endgame_ready(std::function<void()> then) {
+    if (searcher_->endgame_ready()) return then();
+    start_exclusive_job([this](const std::atomic<bool>&) { searcher_->prepare_endgame(); });
+    collect_ = std::move(then);  // after the launch, which collects the job before it
 }
 
 void EngineContext::collect_finished_job() {
@@ -296,7 +315,6 @@ void EngineContext::apply_loaded_weights() {
     }
     searcher_->use_pattern_weights(std::move(*done.result), done.file);
     eval_file_memory_ = std::move(memory);  // the old file's weights are gone: their reservation too
-    searcher_->clear();
     options_.eval_file = done.file;
     spdlog::info("evaluation: {}", searcher_->evaluation_status());
     log_selective_status(*searcher_, options_.search.selectivity);

@@ -34,6 +34,11 @@ using LineSink = std::function<void(std::string line)>;
 // session's reader thread (to run the commands that waited for the job).
 using JobDoneNotifier = std::function<void()>;
 
+// A session's tables are allocated at this size when it is created (on the reader's thread, a server's
+// network thread); a larger Hash is reached by an exclusive job, as for setoption Hash (hundreds of MiB
+// take a second to clear), which the session's first commands wait for.
+inline constexpr std::size_t kStartHashMiB = 16;
+
 struct SessionConfig {
     std::size_t hash_mib = 16;        // Hash at the start of a session
     MemoryBudget* budget = nullptr;   // server-wide budget; nullptr: no limit (stdio)
@@ -91,6 +96,10 @@ public:
     // for that takes time with large tables (ucinewgame's clear), kept off the reader thread, which for a
     // network session is the server's network thread.
     void start_exclusive_job(JobRunner::Job job);
+    // Runs `then` (reader thread) once the exact solver's table exists: at once when it does, else after an
+    // exclusive job has allocated it (2 x Hash is hundreds of MiB at a large Hash, and a second of a server's
+    // network thread). isready and NBoard's ping answer so: the first timed move then does not pay for it.
+    void when_endgame_ready(std::function<void()> then);
     // A running job that reads a file for an option, or another exclusive job: nothing is answered before
     // its result.
     [[nodiscard]] bool job_exclusive() const noexcept { return busy() && exclusive_; }
@@ -124,7 +133,8 @@ private:
     EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
                   std::unique_ptr<Searcher> searcher);
     [[nodiscard]] Expected<MemoryReservation> reserve_hash(std::size_t hash_mib);
-    void start_hash_resize(std::size_t hash_mib, MemoryReservation growth);
+    // `clear`: the tables are cleared too (the evaluation changed in the same call).
+    void start_hash_resize(std::size_t hash_mib, MemoryReservation growth, bool clear);
     void apply_resized_hash();
     [[nodiscard]] Expected<bool> start_weights_load(const std::string& file);
     void apply_loaded_weights();
@@ -158,7 +168,7 @@ private:
     MemoryReservation hash_growth_;            // a larger table's extra 2 x Hash, until it is allocated
     MemoryReservation eval_file_memory_;       // the weights of EvalFile in use (kEvalFileMiB; none when embedded)
     MemoryReservation loading_memory_;         // the weights being loaded, until they replace those in use
-    std::function<void()> collect_;            // start_job_then's, run after the job has been joined
+    std::function<void()> collect_;  // start_job_then's (when_endgame_ready's), run after the job has been joined
     EngineOptions options_;
     SessionBook book_;
     std::unique_ptr<Searcher> searcher_;

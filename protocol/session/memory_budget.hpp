@@ -54,6 +54,10 @@ public:
     // Reserves `mib` in `budget`; nullopt when the budget has less left. With no budget (stdio sessions),
     // an empty reservation: there is no limit to keep.
     [[nodiscard]] static std::optional<MemoryReservation> take(MemoryBudget* budget, std::size_t mib);
+    // Takes over `mib` already reserved in `budget` (by MemoryBudget::reserve): released with this object.
+    [[nodiscard]] static MemoryReservation adopt(MemoryBudget* budget, std::size_t mib) noexcept {
+        return MemoryReservation(budget, mib);
+    }
     MemoryReservation(MemoryReservation&& other) noexcept { swap(other); }
     MemoryReservation& operator=(MemoryReservation&& other) noexcept {
         MemoryReservation(std::move(other)).swap(*this);

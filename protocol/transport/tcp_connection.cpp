@@ -13,18 +13,24 @@ namespace reversi::transport {
 using asio::ip::tcp;
 using boost::system::error_code;
 
-TcpConnection::TcpConnection(std::unique_ptr<Channel> channel, ConnectionLimits limits, OnClosed on_closed)
+TcpConnection::TcpConnection(std::unique_ptr<Channel> channel, ConnectionLimits limits, OnClosed on_closed,
+                             SessionReaper* reaper)
     : channel_(std::move(channel)),
       limits_(limits),
       on_closed_(std::move(on_closed)),
+      reaper_(reaper),
       write_signal_(channel_->executor()),
       idle_timer_(channel_->executor()),
       last_input_(std::chrono::steady_clock::now()),
       peer_(channel_->peer()) {}
 
 TcpConnection::~TcpConnection() {
-    session_.reset();  // joins the search thread, frees the tables
-    malloc_trim(0);    // and gives the freed heap back to the system
+    if (reaper_ && session_) {
+        reaper_->dispose(std::move(session_));  // its job may be one that cannot be stopped: not joined here
+    } else if (session_) {
+        session_.reset();  // joins the search thread, frees the tables
+        malloc_trim(0);    // and gives the freed heap back to the system
+    }
     spdlog::debug("connection {}: freed", peer_);
 }
 

@@ -16,6 +16,7 @@
 
 #include "protocol/dispatch/session.hpp"
 #include "protocol/transport/channel.hpp"
+#include "protocol/transport/session_reaper.hpp"
 
 namespace reversi::transport {
 
@@ -33,7 +34,9 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
 public:
     using OnClosed = std::function<void(TcpConnection*)>;
 
-    TcpConnection(std::unique_ptr<Channel> channel, ConnectionLimits limits, OnClosed on_closed);
+    // `reaper`: ends the session when the connection goes (off the network thread); nullptr: the destructor does.
+    TcpConnection(std::unique_ptr<Channel> channel, ConnectionLimits limits, OnClosed on_closed,
+                  SessionReaper* reaper = nullptr);
     ~TcpConnection();
 
     // Creates the session and starts the coroutines; an error (memory budget) is returned for the caller
@@ -84,6 +87,7 @@ private:
     std::unique_ptr<Channel> channel_;
     ConnectionLimits limits_;
     OnClosed on_closed_;
+    SessionReaper* reaper_;
     asio::steady_timer write_signal_;
     asio::steady_timer idle_timer_;
     std::deque<std::string> queue_;
@@ -97,7 +101,7 @@ private:
     bool closed_ = false;
     bool reported_closed_ = false;
     bool refused_ = false;
-    std::unique_ptr<dispatch::Session> session_;  // last: destroyed first (joins the search thread)
+    std::unique_ptr<dispatch::Session> session_;  // last: ended first (by the reaper, or joined here)
 };
 
 }  // namespace reversi::transport

@@ -19,6 +19,7 @@
 #include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
 #include "protocol/text/tokens.hpp"
+#include "protocol/transport/session_reaper.hpp"
 #include "protocol/transport/tcp_connection.hpp"
 #include "protocol/transport/web_channel.hpp"
 
@@ -70,7 +71,7 @@ struct ServerBudgets {
 
 class Server {
 public:
-    Server(asio::io_context& io, const TcpOptions& options, ServerBudgets& budgets)
+    Server(asio::io_context& io, const TcpOptions& options, ServerBudgets& budgets, SessionReaper& reaper)
         : io_(io),
           options_(options),
           acceptor_(io),
@@ -78,6 +79,7 @@ public:
           signals_(io, SIGINT, SIGTERM),
           budget_(budgets.memory),
           threads_(budgets.threads),
+          reaper_(reaper),
           shutdown_timer_(io) {
         options_.session.budget = &budget_;
         options_.session.threads = &threads_;
@@ -209,10 +211,13 @@ private:
     void open_session(std::unique_ptr<Channel> channel) {
         const ConnectionLimits limits{options_.max_line, options_.idle_timeout, options_.max_pending_output,
                                       options_.max_search_time, options_.write_timeout};
-        auto connection = std::make_shared<TcpConnection>(std::move(channel), limits, [this](TcpConnection* c) {
-            if (c->refused()) --refusing_;
-            connections_.erase(c);
-        });
+        auto connection = std::make_shared<TcpConnection>(
+            std::move(channel), limits,
+            [this](TcpConnection* c) {
+                if (c->refused()) --refusing_;
+                connections_.erase(c);
+            },
+            &reaper_);
         if (shutting_down_) {
             refuse(*connection, "the server is shutting down");
             return;
@@ -321,6 +326,7 @@ private:
     asio::signal_set signals_;
     session::MemoryBudget& budget_;
     session::ThreadBudget& threads_;
+    SessionReaper& reaper_;
     asio::steady_timer shutdown_timer_;
     std::unique_ptr<asio::steady_timer> drain_timer_;
     std::unordered_map<TcpConnection*, std::weak_ptr<TcpConnection>> connections_;
@@ -332,8 +338,9 @@ private:
 int run_tcp_server(const TcpOptions& options) {
     configure_allocator();
     ServerBudgets budgets(options);  // outlives the io_context and the sessions it may still hold
+    SessionReaper reaper;            // after the budgets: the sessions it ends give their shares back
     asio::io_context io(1);
-    auto server = std::make_unique<Server>(io, options, budgets);
+    auto server = std::make_unique<Server>(io, options, budgets, reaper);
     auto listening = server->listen();
     if (!listening) {
         spdlog::error("{}", listening.error().message);
@@ -351,6 +358,7 @@ int run_tcp_server(const TcpOptions& options) {
             spdlog::error("an unknown exception escaped a handler; the server goes on");
         }
     }
+    reaper.close();  // before the io_context goes: the jobs of the sessions it ends post their last lines to it
     spdlog::info("server stopped");
     return 0;
 }

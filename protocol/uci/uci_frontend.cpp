@@ -55,10 +55,14 @@ session::Status UciFrontend::handle(std::string_view line) {
     if (tokens.empty()) return session::Status::Continue;
     const std::string command = text::lowercase(tokens[0]);
     if (command == "isready") {
-        // Idle: the exact solver's table is allocated now, so that the first timed move does not pay for
-        // it when no ucinewgame came before (see uci_search.cpp). During a search, readyok at once.
-        if (!ctx_.busy()) ctx_.searcher().prepare_endgame();
-        ctx_.send("readyok");
+        // Idle: readyok once the exact solver's table exists (allocated by a job when it does not), so that
+        // the first timed move does not pay for it when no ucinewgame came before (see uci_search.cpp).
+        // During a search, readyok at once.
+        if (ctx_.busy()) {
+            ctx_.send("readyok");
+        } else {
+            ctx_.when_endgame_ready([this] { ctx_.send("readyok"); });
+        }
     } else if (command == "uci") {
         cmd_uci();
     } else if (command == "quit") {

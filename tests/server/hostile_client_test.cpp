@@ -432,6 +432,35 @@ TEST_CASE("hostile tcp: clients that hang up during an NBoard hint or a bench le
     expect_alive(server);
 }
 
+TEST_CASE("hostile tcp: a hang-up or a quit during a job that cannot be stopped leaves the other clients served") {
+    // A Hash resize, a table clear or a weights file read does not look at its stop flag (test-slow-job
+    // stands for them). Before, a hang-up joined such a job on the server's one network thread (the session
+    // ended in the connection's destructor), and so did a quit: every other client waited with it, a second
+    // and more per hang-up at Hash 1024. Now closed sessions end on the server's reaper thread, and a quit
+    // waits for the job in the session's queue.
+    ServerProcess server({"--test-hooks"});
+    LineChannel bystander = server.connect();
+    REQUIRE(bystander.wait_ready());
+    std::optional<LineChannel> leaver(server.connect());
+    LineChannel quitter = server.connect();
+    leaver->send("test-slow-job 4000");
+    quitter.send("test-slow-job 4000");
+    REQUIRE(leaver->read_line(20s) == "info string test-slow-job: started");
+    REQUIRE(quitter.read_line(20s) == "info string test-slow-job: started");
+    leaver.reset();  // hangs up during its job
+    quitter.send("quit");
+    std::this_thread::sleep_for(300ms);  // the server sees both (before the fix it now sat in a join)
+    const auto before = std::chrono::steady_clock::now();
+    bystander.send("isready");
+    CHECK(bystander.read_line(20s) == "readyok");
+    const auto waited =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - before);
+    MESSAGE("the bystander's isready took " << waited.count() << " ms while two sessions ended in 4 s jobs");
+    CHECK(waited < 2s);               // before: until the jobs ended, about 3.7 s
+    CHECK(quitter.wait_closed(20s));  // the quit is carried out once its job has ended
+    expect_alive(server);
+}
+
 TEST_CASE("hostile tcp: a client that never reads is disconnected after --write-timeout, freeing its slot") {
     // It quits after commands whose output it never reads: the session waited for its flush for good,
     // holding the only slot, before the write timeout.
