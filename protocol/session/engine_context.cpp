@@ -38,8 +38,13 @@ Expected<std::unique_ptr<EngineContext>> EngineContext::create(const SessionConf
         if (config.budget) config.budget->release(need);
         return make_error("out of memory for a " + std::to_string(config.hash_mib) + " MiB hash table");
     }
-    return std::unique_ptr<EngineContext>(
-        new EngineContext(config, std::move(sink), std::move(job_done), std::move(searcher)));
+    try {
+        return std::unique_ptr<EngineContext>(
+            new EngineContext(config, std::move(sink), std::move(job_done), std::move(searcher)));
+    } catch (...) {  // nothing of `need` is held yet (the constructor's resize catches its own failure)
+        if (config.budget) config.budget->release(need);
+        throw;
+    }
 }
 
 EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDoneNotifier job_done,
@@ -62,7 +67,12 @@ EngineContext::EngineContext(const SessionConfig& config, LineSink sink, JobDone
     if (config.hash_mib > options_.hash_mib) {
         // The rest of the session's memory was reserved by create(): the resize takes it over.
         const std::size_t growth = session_memory_mib(config.hash_mib) - session_memory_mib(options_.hash_mib);
-        start_hash_resize(config.hash_mib, MemoryReservation::adopt(config.budget, growth), false);
+        try {
+            start_hash_resize(config.hash_mib, MemoryReservation::adopt(config.budget, growth), false);
+        } catch (const std::exception& e) {  // no thread left: the growth went back with its reservation
+            spdlog::error("session: the tables stay at {} MiB: {}", options_.hash_mib, e.what());
+            send_error("Hash stays " + std::to_string(options_.hash_mib) + " MiB: " + e.what());
+        }
     }
 }
 
