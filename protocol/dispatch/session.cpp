@@ -45,6 +45,13 @@ bool Session::is_stop(std::string_view command) const {
     return command == kStopMarker || command == (nboard_ ? "ping" : "stop");
 }
 
+bool Session::passes_job(std::string_view command) const {
+    // UCI's stop and the stop marker act on the running job. NBoard's ping stops it too (handle_line), but
+    // its pong waits in the queue until the job has ended: the ping's handler would join it, and a job
+    // that cannot be stopped (a table allocation) would hold the reader, a server's network thread.
+    return command == kStopMarker || (!nboard_ && command == "stop");
+}
+
 bool Session::starts_job(std::string_view command) const {
     if (nboard_) return command == "go" || command == "hint" || command == "analyze" || command == "learn";
     return command == "go" || command == "perft" || command == "bench";
@@ -67,7 +74,7 @@ Status Session::handle_line(std::string_view line) {
         quitting_ = true;
         return Status::Continue;
     }
-    const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !is_stop(command));
+    const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !passes_job(command));
     if (!wait) return dispatch_guarded(line);
     if (is_stop(command)) {
         stop_running_and_waiting();
@@ -144,7 +151,7 @@ Status Session::resume() {
     ctx_->collect_finished_job();  // also when nothing waits: a refused EvalFile is answered now
     while (!pending_.empty()) {
         const std::string command = first_word(pending_.front());
-        if (ctx_->busy() && !is_immediate(command) && !is_stop(command)) break;
+        if (ctx_->busy() && !is_immediate(command) && !passes_job(command)) break;
         const std::string line = std::move(pending_.front());
         pending_.pop_front();
         pending_bytes_ -= std::min(pending_bytes_, line.size());

@@ -85,6 +85,8 @@ private:
     // Answered at once while a job runs (when no command waits).
     [[nodiscard]] bool is_immediate(std::string_view command) const;
     [[nodiscard]] bool is_stop(std::string_view command) const;
+    // Carried out while a job runs, ahead of nothing queued: UCI's stop and the stop marker.
+    [[nodiscard]] bool passes_job(std::string_view command) const;
     [[nodiscard]] bool starts_job(std::string_view command) const;
     // Stops the running job and marks every waiting job-starting command to be stopped once started.
     void stop_running_and_waiting();
