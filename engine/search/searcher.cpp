@@ -48,6 +48,7 @@
 #include "engine/search/move_ordering.hpp"
 #include "engine/search/probcut_search.hpp"
 #include "engine/search/run_algorithm.hpp"
+#include "engine/search/soft_limit.hpp"
 #include "engine/search/transposition_table.hpp"
 
 namespace reversi {
@@ -450,8 +451,13 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     }
     Driver driver(ctx, options, limits, root, root_moves, probcut, dedicated ? &*dedicated : nullptr);
     std::vector<IterationScores> scores(static_cast<std::size_t>(options.multipv));
+    SoftLimitScale soft_scale;  // the soft limit, extended while the best move is in doubt
     for (int depth : driver.schedule(1)) {
-        if (!limits.infinite && limits.soft_time && result.depth > 0 && elapsed(start) >= *limits.soft_time) break;
+        if (!limits.infinite && limits.soft_time && result.depth > 0) {
+            const auto soft =
+                limits.hard_time ? soft_scale.scaled(*limits.soft_time, *limits.hard_time) : *limits.soft_time;
+            if (elapsed(start) >= soft) break;
+        }
         // The solver splits on the same pool: the helpers' midgame iterations would only take its workers.
         if (dedicated && driver.is_exact_depth(depth)) {
             helpers_stop.store(true, std::memory_order_relaxed);
@@ -492,6 +498,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : r.selectivity;
             report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
+                soft_scale.push(depth, r.best_move);
                 result.best_move = r.best_move;
                 result.score = r.value;
                 result.exact = report.exact;
