@@ -32,8 +32,7 @@ public:
     static constexpr int kFirstCountedDepth = 4;
 
     constexpr SoftLimitScale() noexcept = default;
-    constexpr SoftLimitScale(double settled, double per_change) noexcept
-        : settled_(settled), per_change_(per_change) {}
+    constexpr SoftLimitScale(double settled, double per_change) noexcept : settled_(settled), per_change_(per_change) {}
 
     // A completed iteration of `depth` plies whose best move is `best`.
     constexpr void push(int depth, Move best) noexcept {
