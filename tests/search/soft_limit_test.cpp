@@ -40,7 +40,7 @@ TEST_CASE("SoftLimitScale: the scale is capped, and the hard limit is never pass
     CHECK(settled.scaled(milliseconds(100), milliseconds(1000)).count() == doctest::Approx(50).epsilon(0.03));
 }
 
-TEST_CASE("SoftLimitScale: the engine's scale never shortens the share; a movetime search keeps its budget") {
+TEST_CASE("SoftLimitScale: the engine's scale never shortens the share, and a movetime search keeps its budget") {
     SoftLimitScale s;
     CHECK(s.factor() == doctest::Approx(SoftLimitScale::kSettledScale));
     for (int d = 4; d < 12; ++d) s.push(d, 19);
