@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "engine/board/position.hpp"
+#include "engine/board/bitboard.hpp"  // Move, kNoMove
 
 namespace reversi {
 
