@@ -12,6 +12,8 @@
 namespace reversi::endgame {
 
 inline constexpr int kScoreMax = 64;
+// Strictly outside every final score: the solvers' open windows and their best-so-far start.
+inline constexpr int kInfinity = kScoreMax + 1;
 
 // Final score of a finished game for the player owning P with `empties` empty squares left: disc
 // difference, empty squares counted for the winner.

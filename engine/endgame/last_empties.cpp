@@ -13,8 +13,6 @@ namespace reversi::endgame {
 
 namespace {
 
-constexpr int kInfinity = kScoreMax + 1;
-
 // Quadrant index 0-3 of a square (a1-d4, e1-h4, a5-d8, e5-h8).
 constexpr int quadrant(int sq) noexcept { return ((sq >> 5) & 2) | ((sq >> 2) & 1); }
 

@@ -12,11 +12,6 @@
 
 namespace reversi::endgame {
 
-namespace {
-constexpr int kInfinity = kScoreMax + 1;
-constexpr double kUnits = eval::kWeightScale;
-}  // namespace
-
 bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score) {
     const EndgameProbCut& pc = endgame_probcut(empties);
     const double margin = kSelectivityT[static_cast<std::size_t>(selectivity_level_)] * pc.sigma;
@@ -24,7 +19,7 @@ bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empt
     if (beta < kScoreMax) {
         const double bound = (beta + margin - pc.b) / pc.a;
         if (bound < kScoreMax) {
-            const int v = static_cast<int>(std::ceil(bound * kUnits));
+            const int v = static_cast<int>(std::ceil(bound * eval::kWeightScale));
             if (pattern_search(*pattern_, P, O, pc.shallow, v - 1, v, nodes_) >= v) {
                 ++probcuts_;
                 score = beta;
@@ -36,7 +31,7 @@ bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empt
     if (alpha > -kScoreMax) {
         const double bound = (alpha - margin - pc.b) / pc.a;
         if (bound > -kScoreMax) {
-            const int v = static_cast<int>(std::floor(bound * kUnits));
+            const int v = static_cast<int>(std::floor(bound * eval::kWeightScale));
             if (pattern_search(*pattern_, P, O, pc.shallow, v, v + 1, nodes_) <= v) {
                 ++probcuts_;
                 score = alpha;

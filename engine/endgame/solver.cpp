@@ -17,7 +17,6 @@ namespace reversi::endgame {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kInfinity = kScoreMax + 1;
 constexpr int kMinEmptiesForThreads = 14;
 
 struct RootMove {

@@ -19,7 +19,6 @@ namespace reversi::endgame {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kInfinity = kScoreMax + 1;
 constexpr int kHashEmpties = 8;  // nodes with this many empties or more use the table (and ETC)
 constexpr int kSortEmpties = 6;  // nodes with more empties sort their moves by mobility; fewer: parity only
 // Nodes with this many empties or more order their moves by a shallow search of each move (no trained
