@@ -50,7 +50,7 @@ ExactSolver counting_minimax_solver(int& calls) {
     };
 }
 
-std::string temp_path(const char* name) {
+std::string train_temp_path(const char* name) {
     return (std::filesystem::temp_directory_path() / (std::string("reversi-train-test-") + name)).string();
 }
 
@@ -151,7 +151,7 @@ TEST_CASE("training from WTHOR games: error drops, the file round-trips, resume 
 
     FitConfig fit;
     fit.iterations = 15;
-    const std::string out = temp_path("wthor.weights");
+    const std::string out = train_temp_path("wthor.weights");
     std::filesystem::remove(out);
     auto outcomes = train_weights(*samples, fit, out, false);
     REQUIRE(outcomes);
@@ -186,7 +186,7 @@ TEST_CASE("training from WTHOR games: error drops, the file round-trips, resume 
 
 TEST_CASE("sample caches round-trip and reject damage or another policy") {
     const std::vector<RawSample> samples = {{1, 2, -5}, {0x8000000000000000ULL, 4, 64}, {7, 8, -64}};
-    const std::string path = temp_path("cache.samples");
+    const std::string path = train_temp_path("cache.samples");
     REQUIRE(save_samples(path, 42, samples));
     auto back = load_samples(path, 42);
     REQUIRE(back);

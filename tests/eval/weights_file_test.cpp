@@ -59,7 +59,7 @@ std::vector<std::uint8_t> as_version1(const std::vector<std::uint8_t>& v2) {
     return v1;
 }
 
-std::string temp_path(const char* name) {
+std::string eval_temp_path(const char* name) {
     return (std::filesystem::temp_directory_path() / (std::string("reversi-eval-test-") + name)).string();
 }
 
@@ -83,13 +83,13 @@ TEST_CASE("weights encode/decode round-trips and the encoding is compact for spa
 
 TEST_CASE("weights files: save/load round trip, missing file, truncation and corruption are errors") {
     const WeightSet set = random_sparse_weights(2);
-    const std::string path = temp_path("roundtrip.weights");
+    const std::string path = eval_temp_path("roundtrip.weights");
     REQUIRE(save_weights_file(set, path));
     auto loaded = load_weights_file(path);
     REQUIRE(loaded);
     CHECK(loaded->weights == set.weights);
 
-    auto missing = load_weights_file(temp_path("does-not-exist.weights"));
+    auto missing = load_weights_file(eval_temp_path("does-not-exist.weights"));
     REQUIRE_FALSE(missing);
     CHECK(missing.error().message.find("cannot open") != std::string::npos);
 

@@ -2,6 +2,7 @@
 // Helpers for tests that run the real reversi-match binary against the test doubles in fakes/.
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -55,6 +56,12 @@ inline std::vector<std::string> read_lines(const std::string& path) {
     std::string line;
     while (std::getline(in, line)) out.push_back(line);
     return out;
+}
+
+// The number of complete (newline-ended) lines in the file at `path`.
+inline int complete_lines(const std::string& path) {
+    const std::string text = read_text(path);
+    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
 }
 
 struct RunResult {

@@ -5,17 +5,10 @@
 #include <algorithm>
 
 #include "tests/match/match_harness.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::match_test;
-
-namespace {
-
-int count_prefix(const std::vector<std::string>& lines, const std::string& p) {
-    return static_cast<int>(
-        std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return l.rfind(p, 0) == 0; }));
-}
-
-}  // namespace
+using reversi::testing::count_prefix;
 
 TEST_CASE("ponder: a clock match with ponder=true on one engine plays without forfeits and ponders") {
     const std::string dir = scratch_dir("ponder");

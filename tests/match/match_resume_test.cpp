@@ -38,11 +38,6 @@ std::vector<std::string> match_args(const std::string& prefix) {
             "--json"};
 }
 
-int complete_lines(const std::string& path) {
-    const std::string text = read_text(path);
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
 }  // namespace
 
 TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the counts equal an uninterrupted run") {

@@ -27,11 +27,6 @@ std::vector<std::string> tournament_args(const std::string& prefix, int engines,
     return args;
 }
 
-int complete_lines(const std::string& path) {
-    const std::string text = read_text(path);
-    return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
-}
-
 // The text between the first `"key": ` at any depth after `from` and the end of its line.
 std::string field_after(const std::string& json, std::size_t from, const std::string& key) {
     const auto at = json.find("\"" + key + "\": ", from);

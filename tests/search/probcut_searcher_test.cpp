@@ -17,15 +17,15 @@ using namespace reversi::testing;
 
 namespace {
 
-struct Collected {
+struct ProbCutRun {
     SearchResult result;
     std::vector<IterationReport> reports;
 };
 
-Collected run(Searcher& s, const Position& pos, const SearchLimits& limits, const SearchOptions& o) {
+ProbCutRun run_collecting(Searcher& s, const Position& pos, const SearchLimits& limits, const SearchOptions& o) {
     const std::atomic<bool> stop{false};
     s.set_options(o);
-    Collected c;
+    ProbCutRun c;
     SearchCallbacks callbacks;
     callbacks.on_iteration = [&](const IterationReport& r) { c.reports.push_back(r); };
     c.result = s.search(pos, limits, callbacks, stop);
@@ -66,8 +66,8 @@ TEST_CASE("Searcher selectivity: 100 gives the plain search exactly, < 100 cuts,
     REQUIRE(sel.probcut_model() != nullptr);
     CHECK(plain.probcut_model() == nullptr);
 
-    const Collected a = run(plain, kMidgame, depth_limit(9), with_selectivity(95));
-    const Collected b = run(sel, kMidgame, depth_limit(9), with_selectivity(100));
+    const ProbCutRun a = run_collecting(plain, kMidgame, depth_limit(9), with_selectivity(95));
+    const ProbCutRun b = run_collecting(sel, kMidgame, depth_limit(9), with_selectivity(100));
     CHECK(a.result.nodes == b.result.nodes);
     CHECK(a.result.score == b.result.score);
     CHECK(a.result.best_move == b.result.best_move);
@@ -76,7 +76,7 @@ TEST_CASE("Searcher selectivity: 100 gives the plain search exactly, < 100 cuts,
     for (const auto& r : b.reports) CHECK(r.selectivity == 100);
 
     sel.clear();
-    const Collected c = run(sel, kMidgame, depth_limit(9), with_selectivity(95));
+    const ProbCutRun c = run_collecting(sel, kMidgame, depth_limit(9), with_selectivity(95));
     CHECK(c.result.selectivity == 95);
     REQUIRE(c.reports.size() == 9);
     for (const auto& r : c.reports) CHECK(r.selectivity == 95);
@@ -90,18 +90,18 @@ TEST_CASE("Searcher selectivity: never selective with another algorithm, the heu
     searcher.set_probcut_model(uniform_probcut_model(4.0F));
     SearchOptions o = with_selectivity(73);
     o.algorithm = Algorithm::AlphaBeta;
-    CHECK(run(searcher, kMidgame, depth_limit(6), o).result.selectivity == 100);
+    CHECK(run_collecting(searcher, kMidgame, depth_limit(6), o).result.selectivity == 100);
     o.algorithm = Algorithm::MtdF;
-    CHECK(run(searcher, kMidgame, depth_limit(6), o).result.selectivity == 100);
+    CHECK(run_collecting(searcher, kMidgame, depth_limit(6), o).result.selectivity == 100);
     o = with_selectivity(73);
     o.evaluation = EvalKind::Heuristic;
-    CHECK(run(searcher, kMidgame, depth_limit(6), o).result.selectivity == 100);
+    CHECK(run_collecting(searcher, kMidgame, depth_limit(6), o).result.selectivity == 100);
     o = with_selectivity(73);
     const Position small = start_position(Variant::Board6x6);
-    const Collected c = run(searcher, small, depth_limit(6), o);
+    const ProbCutRun c = run_collecting(searcher, small, depth_limit(6), o);
     CHECK(c.result.selectivity == 100);
     for (const auto& r : c.reports) CHECK(r.selectivity == 100);
-    CHECK(run(searcher, kMidgame, depth_limit(6), o).result.selectivity == 73);  // and on when it applies
+    CHECK(run_collecting(searcher, kMidgame, depth_limit(6), o).result.selectivity == 73);  // and on when it applies
 }
 
 TEST_CASE("Searcher selectivity: selective table entries never give a non-selective search a cutoff") {
@@ -113,11 +113,11 @@ TEST_CASE("Searcher selectivity: selective table entries never give a non-select
     for (const Position& pos : positions_with_empties(24, 40, 8, 31)) {
         Searcher fresh(4);
         fresh.set_probcut_model(model);
-        const Collected expected = run(fresh, pos, depth_limit(8), with_selectivity(100));
+        const ProbCutRun expected = run_collecting(fresh, pos, depth_limit(8), with_selectivity(100));
         Searcher warm(4);
         warm.set_probcut_model(model);
-        const Collected selective = run(warm, pos, depth_limit(8), with_selectivity(73));
-        const Collected after = run(warm, pos, depth_limit(8), with_selectivity(100));
+        const ProbCutRun selective = run_collecting(warm, pos, depth_limit(8), with_selectivity(73));
+        const ProbCutRun after = run_collecting(warm, pos, depth_limit(8), with_selectivity(100));
         CHECK(after.result.score == expected.result.score);
         CHECK(after.result.selectivity == 100);
         if (selective.result.score != expected.result.score) ++differing;
@@ -142,13 +142,14 @@ TEST_CASE("Searcher selectivity: exact solves ignore it (FFO #1-#6 with selectiv
         REQUIRE(expected);
         SearchLimits solve;
         solve.solve = true;
-        const Collected s = run(searcher, e.position, solve, with_selectivity(73));
+        const ProbCutRun s = run_collecting(searcher, e.position, solve, with_selectivity(73));
         CHECK(s.result.exact);
         CHECK(s.result.score == *expected);
         CHECK(s.result.selectivity == 100);
         for (const auto& r : s.reports) CHECK(r.selectivity == 100);
         // depth = empties: selective midgame iterations, then the exact one (the same table).
-        const Collected d = run(searcher, e.position, depth_limit(e.position.empty_count()), with_selectivity(73));
+        const ProbCutRun d =
+            run_collecting(searcher, e.position, depth_limit(e.position.empty_count()), with_selectivity(73));
         CHECK(d.result.exact);
         CHECK(d.result.score == *expected);
         REQUIRE(!d.reports.empty());
@@ -163,11 +164,12 @@ TEST_CASE("Searcher selectivity: the generic exact solve after selective iterati
         SearchOptions generic = with_selectivity(73);
         generic.dedicated_endgame = false;
         Searcher reference(4);
-        const Collected exact = run(reference, pos, depth_limit(pos.empty_count()), with_selectivity(100));
+        const ProbCutRun exact = run_collecting(reference, pos, depth_limit(pos.empty_count()), with_selectivity(100));
         Searcher searcher(4);
         searcher.set_probcut_model(model);
-        (void)run(searcher, pos, depth_limit(pos.empty_count() - 1), generic);  // selective entries in the table
-        const Collected d = run(searcher, pos, depth_limit(pos.empty_count()), generic);
+        (void)run_collecting(searcher, pos, depth_limit(pos.empty_count() - 1),
+                             generic);  // selective entries in the table
+        const ProbCutRun d = run_collecting(searcher, pos, depth_limit(pos.empty_count()), generic);
         CHECK(d.result.exact);
         CHECK(d.result.score == exact.result.score);
     }
@@ -203,9 +205,10 @@ TEST_CASE("Searcher selectivity: the embedded calibration makes the engine's def
     const eval::ProbCutModel* model = searcher.probcut_model();
     REQUIRE_MESSAGE(model != nullptr, "the embedded weights carry no Multi-ProbCut calibration");
     CHECK(!model->empty());
-    const Collected plain = run(searcher, kMidgame, depth_limit(10), with_selectivity(100));
+    const ProbCutRun plain = run_collecting(searcher, kMidgame, depth_limit(10), with_selectivity(100));
     searcher.clear();
-    const Collected engine = run(searcher, kMidgame, depth_limit(10), with_selectivity(kEngineSelectivityPercent));
+    const ProbCutRun engine =
+        run_collecting(searcher, kMidgame, depth_limit(10), with_selectivity(kEngineSelectivityPercent));
     CHECK(plain.result.selectivity == 100);
     CHECK(engine.result.selectivity == kEngineSelectivityPercent);
     REQUIRE(!engine.reports.empty());

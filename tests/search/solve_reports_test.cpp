@@ -26,7 +26,7 @@ using testing::board;
 using testing::kFfo40;
 using testing::kFfo53;
 
-struct Collected {
+struct ReportLog {
     std::mutex mutex;
     std::vector<IterationReport> reports;
     SearchCallbacks callbacks() {
@@ -51,7 +51,7 @@ TEST_CASE("Searcher solve: root moves are reported at depth = empties, as bounds
         const std::atomic<bool> stop{false};
         SearchLimits limits;
         limits.solve = true;
-        Collected got;
+        ReportLog got;
         const SearchResult r = searcher.search(pos, limits, got.callbacks(), stop);
         CAPTURE(threads);
         CHECK(r.exact);
@@ -120,7 +120,7 @@ TEST_CASE("Searcher solve: stopped in a later pass, the answer is the last selec
     Move move_95 = kNoMove;
     {
         Searcher searcher(16);
-        Collected got;
+        ReportLog got;
         const SearchResult full = searcher.search(pos, limits, got.callbacks(), stop);
         REQUIRE(full.exact);
         for (const IterationReport& r : got.reports) {
@@ -188,7 +188,7 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
     std::uint64_t midgame_nodes = 0;
     {
         Searcher searcher(16);
-        Collected got;
+        ReportLog got;
         const SearchResult full = searcher.search(pos, limits, got.callbacks(), stop);
         CHECK(full.exact);
         CHECK(full.score == 38);
@@ -200,7 +200,7 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
     REQUIRE(midgame_nodes > 0);
     Searcher searcher(16);
     limits.nodes = midgame_nodes + wld_nodes + 1;
-    Collected got;
+    ReportLog got;
     const SearchResult r = searcher.search(pos, limits, got.callbacks(), stop);
     CHECK(!r.exact);
     CHECK(r.depth == 20);

@@ -9,13 +9,12 @@
 #include "engine/book/book_file.hpp"
 #include "engine/book/deviation.hpp"
 #include "engine_process.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi;
 using namespace reversi::testing;
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 // A small book from the start (4 plies, every move followed), with values from a cheap evaluation.
 std::string write_test_book(const char* name) {

@@ -17,25 +17,13 @@
 #include "protocol/session/file_access.hpp"
 #include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
+#include "tests/support/sanitized.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define REVERSI_TEST_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || defined(REVERSI_TEST_SANITIZED)
-constexpr bool kSanitized = true;  // shadow memory: the server's RSS says nothing about the budget
-#else
-constexpr bool kSanitized = false;
-#endif
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-bool contains(const std::string& s, const std::string& p) { return s.find(p) != std::string::npos; }
 
 // A fresh directory under the system's temporary directory, removed at the end of the test.
 class TempDir {
@@ -142,7 +130,8 @@ TEST_CASE("hostile stdin: EvalFile naming a directory, /proc/self/mem, /dev/zero
     const auto lines = set_eval_file(io, ".");
     CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) { return starts_with(l, "bestmove "); }) == 1);
     CHECK(contains(lines.back(), "setoption EvalFile: weights .: not a regular file"));
-    if (!kSanitized) CHECK(engine.rss_kib() < 256 * 1024);  // /dev/zero was never read
+    // /dev/zero was never read (a sanitizer's shadow memory makes the RSS say nothing about it)
+    if (!kSanitized) CHECK(engine.rss_kib() < 256 * 1024);
     CHECK(contains(evaluation_line(io), "embedded default"));
     io.send("quit");
     CHECK(engine.wait_exit(20s) == 0);

@@ -8,12 +8,11 @@
 
 #include "engine/search/search_types.hpp"
 #include "engine_process.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::testing;
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 const char* kGame =
     "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[./mEdax]PW[chris]RE[?]TI[15:00]TY[8]"

@@ -7,18 +7,12 @@
 
 #include "engine/board/notation.hpp"
 #include "engine_process.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::testing;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-
-int count_prefix(const std::vector<std::string>& lines, const std::string& p) {
-    return static_cast<int>(
-        std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return starts_with(l, p); }));
-}
 
 // Every line that arrives within `window`.
 std::vector<std::string> read_for(LineChannel& io, std::chrono::milliseconds window) {

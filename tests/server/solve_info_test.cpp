@@ -8,13 +8,11 @@
 #include <string>
 
 #include "engine_process.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::testing;
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-bool contains(const std::string& s, const std::string& p) { return s.find(p) != std::string::npos; }
 
 // FFO #40 (20 empties, black to move: A2 +38), FFO #53 (28 empties: a solve of many seconds) and FFO #1
 // (14 empties, +18), in UCI's `position board` form.

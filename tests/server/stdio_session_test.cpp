@@ -10,17 +10,11 @@
 #include "clock_game.hpp"
 #include "engine/search/search_types.hpp"
 #include "engine_process.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::testing;
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
-
-int count_prefix(const std::vector<std::string>& lines, const std::string& p) {
-    return static_cast<int>(
-        std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return starts_with(l, p); }));
-}
 
 // The option line for `name` from a `uci` reply.
 std::string option_line(LineChannel& io, const std::string& name) {

@@ -9,12 +9,11 @@
 #include <thread>
 
 #include "engine_process.hpp"
+#include "tests/support/text_checks.hpp"
 
 using namespace reversi::testing;
 
 namespace {
-
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 std::string board_line(LineChannel& c) {
     c.send("d");
