@@ -9,6 +9,7 @@
 #include "engine/book/deviation.hpp"
 #include "engine/book/leaf_search.hpp"
 #include "tests/support/random_positions.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace reversi;
 using namespace reversi::book;
@@ -31,7 +32,7 @@ std::vector<Position> positions_to_value(std::size_t count, std::uint64_t seed) 
 TEST_CASE("parallel leaf searches give each position one searcher's value from a cleared table") {
     const std::atomic<bool> never{false};
     const LeafSearch leaf{5, 20};
-    const auto positions = positions_to_value(24, 3);
+    const auto positions = positions_to_value(reversi::testing::sanitized_count(24, 9), 3);
     ParallelLeafSearch three(3, 1, 4, leaf, never);
     CHECK(three.jobs() == 3);
     const auto values = three(positions);

@@ -9,6 +9,7 @@
 #include "engine/endgame/solver.hpp"
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/endgame/plain_solver.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace reversi;
 
@@ -62,7 +63,8 @@ TEST_CASE("selective passes: the same scores as the exact-only solver on 48 posi
     plain.selective = false;
     std::uint64_t probcuts = 0;
     for (int empties = 15; empties <= 17; ++empties) {
-        for (const auto& pos : endgame_test::positions_with_empties(empties, 16, 1900 + empties)) {
+        for (const auto& pos :
+             endgame_test::positions_with_empties(empties, reversi::testing::sanitized_count(16, 6), 1900 + empties)) {
             CAPTURE(to_board_string(pos));
             selective.clear();
             exact.clear();
@@ -90,14 +92,14 @@ TEST_CASE("selective passes: the same scores as the exact-only solver on 48 posi
             }
         }
     }
-    CHECK(probcuts > 1000);
+    CHECK(probcuts > reversi::testing::sanitized_count(1000, 300));
 }
 
 TEST_CASE("selective passes: one and two threads agree on 8 positions with 17 empties") {
     endgame::EndgameSolver one(16);
     endgame::EndgameSolver two(16);
     std::atomic<bool> stop{false};
-    for (const auto& pos : endgame_test::positions_with_empties(17, 8, 5151)) {
+    for (const auto& pos : endgame_test::positions_with_empties(17, reversi::testing::sanitized_count(8, 3), 5151)) {
         one.clear();
         two.clear();
         const auto a = one.solve(pos, forced_selective(1), stop);

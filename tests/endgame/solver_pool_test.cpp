@@ -9,6 +9,7 @@
 #include "engine/core/worker_pool.hpp"
 #include "engine/endgame/solver.hpp"
 #include "tests/endgame/endgame_positions.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace reversi;
 
@@ -23,7 +24,7 @@ TEST_CASE("EndgameSolver two threads on a borrowed pool: no worker, or the only 
     endgame::SolveOptions o2;
     o2.threads = 2;
     o2.split_empties = 14;  // splits down the PV as well as at the root
-    for (const auto& pos : endgame_test::positions_with_empties(18, 4, 8080)) {
+    for (const auto& pos : endgame_test::positions_with_empties(18, reversi::testing::sanitized_count(4, 2), 8080)) {
         CAPTURE(to_board_string(pos));
         const auto a = one.solve(pos, o1, stop);
         REQUIRE(a);

@@ -12,6 +12,7 @@
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/endgame/plain_solver.hpp"
 #include "tests/endgame/thread_comparison.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace reversi;
 using endgame_test::plain_solve;
@@ -19,7 +20,11 @@ using endgame_test::plain_solve;
 TEST_CASE("EndgameSolver::solve equals the plain solver on 794 positions with 10-16 empties") {
     endgame::EndgameSolver solver(16);
     std::atomic<bool> stop{false};
-    const int counts[] = {500, 200, 60, 20, 8, 4, 2};  // 10..16 empties: fewer where the plain solver is slow
+    // 10..16 empties: fewer where the plain solver is slow, and a quarter under a sanitizer.
+    using reversi::testing::sanitized_count;
+    const int counts[] = {sanitized_count(500, 125), sanitized_count(200, 50), sanitized_count(60, 15),
+                          sanitized_count(20, 5),    sanitized_count(8, 2),    sanitized_count(4, 1),
+                          sanitized_count(2, 1)};
     for (int empties = 10; empties <= 16; ++empties) {
         for (const auto& pos : endgame_test::positions_with_empties(empties, counts[empties - 10], 300 + empties)) {
             endgame::SolveOptions options;
@@ -51,7 +56,7 @@ TEST_CASE("EndgameSolver: one and two threads agree on 10 positions with 17 empt
     endgame::EndgameSolver one(16);
     endgame::EndgameSolver two(16);
     std::atomic<bool> stop{false};
-    for (const auto& pos : endgame_test::positions_with_empties(17, 10, 4242)) {
+    for (const auto& pos : endgame_test::positions_with_empties(17, reversi::testing::sanitized_count(10, 4), 4242)) {
         endgame::SolveOptions o1;
         endgame::SolveOptions o2;
         o2.threads = 2;
@@ -74,7 +79,7 @@ TEST_CASE("EndgameSolver: YBWC splits down the PV (from 12 empties, exact and se
     endgame::EndgameSolver one(16);
     endgame::EndgameSolver two(16);
     std::atomic<bool> stop{false};
-    for (const auto& pos : endgame_test::positions_with_empties(18, 8, 5151)) {
+    for (const auto& pos : endgame_test::positions_with_empties(18, reversi::testing::sanitized_count(8, 3), 5151)) {
         for (const bool selective : {false, true}) {
             endgame::SolveOptions base;
             base.selective = selective;

@@ -19,6 +19,7 @@
 #include "engine/endgame/split_point.hpp"
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/endgame/thread_comparison.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace reversi;
 
@@ -220,7 +221,7 @@ TEST_CASE("EndgameSolver with two threads offers split points and agrees with on
     endgame::EndgameSolver one(16);
     endgame::EndgameSolver two(16);
     std::uint64_t splits = 0;
-    for (const auto& pos : endgame_test::positions_with_empties(17, 4, 8181)) {
+    for (const auto& pos : endgame_test::positions_with_empties(17, reversi::testing::sanitized_count(4, 2), 8181)) {
         for (const bool selective : {false, true}) {
             endgame::SolveOptions base;
             base.selective = selective;

@@ -10,6 +10,7 @@
 #include "tests/endgame/endgame_positions.hpp"
 #include "tests/search/search_helpers.hpp"
 #include "tests/support/random_positions.hpp"
+#include "tests/support/sanitized.hpp"
 
 using namespace reversi;
 using namespace reversi::testing;
@@ -67,7 +68,7 @@ TEST_CASE("Searcher two threads: solves give the one-thread exact scores (midgam
     const std::atomic<bool> stop{false};
     // 19 empties: the midgame iterations run the lazy-SMP helpers, then the solve splits the root and the
     // PV nodes with 18 and more empties (SolveOptions::split_empties) on the same pool.
-    for (const auto& pos : endgame_test::positions_with_empties(19, 3, 1616)) {
+    for (const auto& pos : endgame_test::positions_with_empties(19, reversi::testing::sanitized_count(3, 2), 1616)) {
         CAPTURE(to_board_string(pos));
         SearchLimits limits;
         limits.solve = true;
