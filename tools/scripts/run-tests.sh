@@ -9,10 +9,12 @@
 # that every test case is a ctest test (check-test-count.sh) and that bench's node total is
 # tools/bench-nodes (check-bench.sh).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
-# Compile time is most of CI's time: the ASan preset compiles the front ends and tools at -O0 and only the
-# engine and the test binaries at -O1 (REVERSI_HOT_OPT), every sanitizer preset with -g1 (line tables,
-# enough for the sanitizers' stack traces); the front ends, the tools and, in the sanitizer presets, the
-# engine compile in unity batches of 8 files. Fresh-clone timings are in docs/protocol.md ("CI").
+# Compile time is most of CI's time: the ASan preset compiles the front ends, the tools and the tests that
+# drive child processes at -O0 and only the engine and the computing test binaries at -O1 (REVERSI_HOT_OPT),
+# every sanitizer preset with -g1 (line tables, enough for the sanitizers' stack traces); the front ends,
+# the tools and, in the sanitizer presets, the engine compile in unity batches of 8 files, each test area
+# as one unity file. Under a sanitizer the tests that compare with a reference on many positions take
+# fewer (tests/support/sanitized.hpp). Fresh-clone timings are in docs/protocol.md ("CI").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash tools/scripts/install-deps.sh
