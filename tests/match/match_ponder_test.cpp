@@ -2,8 +2,6 @@
 // ponderhit or stop (its bestmove discarded) before the normal position/go; the transcript shows it.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-
 #include "tests/match/match_harness.hpp"
 #include "tests/support/text_checks.hpp"
 
