@@ -44,13 +44,15 @@ namespace reversi {
 // t for a confidence of `percent` (two-sided normal quantile); +infinity for percent >= 100.
 [[nodiscard]] double selectivity_quantile(int percent) noexcept;
 
-// Calibrated depths end at 12 (a 13-ply calibration costs about 1.7 s a position here). A node deeper
+// The shipped calibration ends at node depth 13 (13/7 since the thirty-third session: 700 positions
+// searched to 13 plies, 2,524 s of CPU; 14 plies would cost about 2.5 times that). A node deeper
 // than a phase's calibration borrows the deepest calibrated line of the same depth parity with the
 // shallow depth probcut_shallow_depth(depth) and sigma times kExtrapolatedSigma: the residual sigma
-// hardly changes with depth when the shallow search is half as deep (3.2-3.9 discs for 8/4, 10/4, 11/5,
-// 12/6; docs/eval.md "Multi-ProbCut calibration"), and the margin covers what the borrowed line cannot
-// know. Without it nodes of 13 or more plies were never cut: time to depth 16 -35 %, and in games at
-// equal time against NTest (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4).
+// hardly changes with depth when the shallow search is half as deep (docs/eval.md "Multi-ProbCut
+// calibration"), and the margin covers what the borrowed line cannot know. Without it nodes beyond the
+// calibration were never cut: time to depth 16 -35 %, and in games at equal time against NTest
+// (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4). A borrowed line is a
+// stopgap: the fitted 13/7 lines have 0.6-0.8 times the sigma that 11/5 x 1.25 gave them.
 inline constexpr double kExtrapolatedSigma = 1.25;
 
 // A node tested on its static evaluation (shallow depth 0: node depth 2) uses its fitted sigma times
