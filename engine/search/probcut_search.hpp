@@ -44,15 +44,15 @@ namespace reversi {
 // t for a confidence of `percent` (two-sided normal quantile); +infinity for percent >= 100.
 [[nodiscard]] double selectivity_quantile(int percent) noexcept;
 
-// The shipped calibration ends at node depth 13 (13/7 since the thirty-third session: 700 positions
-// searched to 13 plies, 2,524 s of CPU; 14 plies would cost about 2.5 times that). A node deeper
+// The shipped calibration ends at node depth 14 (13/7 and 14/6 since the thirty-third and thirty-fourth
+// sessions: 700 positions searched to 13 and 14 plies, 2,524 and 5,652 s of CPU). A node deeper
 // than a phase's calibration borrows the deepest calibrated line of the same depth parity with the
 // shallow depth probcut_shallow_depth(depth) and sigma times kExtrapolatedSigma: the residual sigma
 // hardly changes with depth when the shallow search is half as deep (docs/eval.md "Multi-ProbCut
 // calibration"), and the margin covers what the borrowed line cannot know. Without it nodes beyond the
 // calibration were never cut: time to depth 16 -35 %, and in games at equal time against NTest
-// (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4). A borrowed line is a
-// stopgap: the fitted 13/7 lines have 0.6-0.8 times the sigma that 11/5 x 1.25 gave them.
+// (docs/eval.md, g4-g6) +19 Elo over 1,200 games with 1.25 (1.0: -0.9 in g4). With the lines of 13 and
+// 14 plies to borrow, 1.0 took 5 % fewer nodes to depth 18 but more time (docs/eval.md, "Node depth 14").
 inline constexpr double kExtrapolatedSigma = 1.25;
 
 // A node tested on its static evaluation (shallow depth 0: node depth 2) uses its fitted sigma times
