@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Test of tools/scripts/retrain.sh (the resumable retraining pipeline) on tiny data: two seeds of six
+games at depth 2, a WTHOR folder of one 40-game file the trainer itself plays, searched targets at depth 2,
+two probcut schedules, the hard set three positions of the shared hard-20 set (the measure stage must
+say it skipped when the shared data is absent).
+
+Usage: retrain_test.py --train PATH
+
+The whole run must leave each stage's output; a second run must keep everything (no seed played again,
+the fit and the calibrations not redone); a seed cut short must be played again byte for byte the same;
+a fit started again must take its searched scores from the checkpoint; the copies of the trainer and of
+the search weights must be used once made; a bad stage or a missing trainer must be refused (exit 2);
+a fit without games and a failing trainer must stop the run (exit 1), the trainer's log's end on stderr.
+"""
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+SCRIPT = os.path.join(ROOT, "tools", "scripts", "retrain.sh")
+OPENINGS = "f5d6c4d3c2b3b4b5\nf5f6d3c5d6c7b5e3\n"
+SHARED_HARD = os.path.join(ROOT, "..", "shared", "data", "endgame-hard", "hard-20.obf")
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def run(args, env, code=0):
+    r = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+    assert r.returncode == code, f"{args}: exit {r.returncode}, expected {code}\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--train", required=True)
+    args = ap.parse_args()
+    train = os.path.abspath(args.train)
+    with tempfile.TemporaryDirectory() as tmp:
+        openings = os.path.join(tmp, "openings.txt")
+        with open(openings, "w") as f:
+            f.write(OPENINGS)
+        wthor = os.path.join(tmp, "wthor")
+        os.mkdir(wthor)
+        run([train, "selfplay", "--games", "40", "--depth", "2", "--exact-from", "10", "--openings", openings,
+             "--seed", "7", "--out", os.path.join(wthor, "WTH_2000.wtb")], os.environ)
+        hard = os.path.join(tmp, "hard")
+        os.mkdir(hard)
+        have_hard = os.path.isfile(SHARED_HARD)
+        if have_hard:
+            with open(SHARED_HARD) as f:
+                lines = f.readlines()[:3]
+            with open(os.path.join(hard, "hard-20.obf"), "w") as f:
+                f.writelines(lines)
+        else:
+            print("the shared hard-20 set is absent: the measure stage is checked to skip")
+        out = os.path.join(tmp, "out")
+        env = dict(os.environ, TRAIN=train, SEEDS="1-2", GAMES="6", SELFPLAY_ARGS="--depth 2 --exact-from 10",
+                   OPENINGS=openings, BASE_SELFPLAY="", WTHOR=wthor, EXACT_EMPTIES="10", SEARCH_DEPTH="2",
+                   SEARCH_EMPTIES="40-60", SCHEDULES="3:30 4:20", PROBCUT_ARGS="--min-samples 2",
+                   FIT_ARGS="--iterations 5", HARD=hard, THREADS="1", NICE="0")
+
+        first = run(["bash", SCRIPT, out], env)
+        print(first.stderr.strip())
+        for name in ["sp/WTH_SELF_S1.wtb", "sp/WTH_SELF_S2.wtb", "search.ckpt", "fit.weights", "fit.done",
+                     "cal1.weights", "cal2.weights", "pattern.weights", "bin/reversi-train", "search.weights"]:
+            assert os.path.isfile(os.path.join(out, name)), f"{name} missing after the first run"
+        assert os.path.getsize(os.path.join(out, "sp/WTH_SELF_S1.wtb")) == 16 + 68 * 6
+        assert "2 seeds played, 0 already there" in first.stderr, first.stderr
+        with open(os.path.join(out, "fit.log")) as f:
+            fit_log = f.read()
+        assert "0 from the checkpoint" in fit_log and " searched, " in fit_log, fit_log
+        if have_hard:
+            with open(os.path.join(out, "measure.txt")) as f:
+                measure = f.read()
+            assert "hard-20.obf" in measure, measure
+        else:
+            assert "measure: skipped" in first.stderr, first.stderr
+        assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
+
+        # Everything kept: a second run does nothing again.
+        done = {n: os.path.getmtime(os.path.join(out, n)) for n in ["fit.weights", "cal1.weights", "cal2.weights"]}
+        second = run(["bash", SCRIPT, out, "selfplay", "fit", "calibrate"], env)
+        assert "0 seeds played, 2 already there" in second.stderr, second.stderr
+        assert "fit: already done" in second.stderr, second.stderr
+        for n, t in done.items():
+            assert os.path.getmtime(os.path.join(out, n)) == t, f"{n} was made again"
+
+        # A seed cut short is played again, the same games.
+        s2 = os.path.join(out, "sp/WTH_SELF_S2.wtb")
+        whole = sha(s2)
+        with open(s2, "r+b") as f:
+            f.truncate(100)
+        third = run(["bash", SCRIPT, out, "selfplay"], env)
+        assert "1 seeds played, 1 already there" in third.stderr, third.stderr
+        assert sha(s2) == whole, "the replayed seed differs"
+
+        # The fit again, from the checkpoint; the copies are used, not TRAIN or SEARCH_WEIGHTS.
+        os.remove(os.path.join(out, "fit.done"))
+        env_later = dict(env, TRAIN=os.path.join(tmp, "no-such-trainer"),
+                         SEARCH_WEIGHTS=os.path.join(tmp, "no-such-weights"))
+        fourth = run(["bash", SCRIPT, out, "fit"], env_later)
+        print(fourth.stderr.strip())
+        with open(os.path.join(out, "fit.log")) as f:
+            refit = f.read()[len(fit_log):]
+        assert " 0 searched, " in refit and "0 from the checkpoint" not in refit, refit
+
+        # Refusals.
+        bad = run(["bash", SCRIPT, out, "tune"], env, code=2)
+        assert "unknown stage 'tune'" in bad.stderr, bad.stderr
+        bare = run(["bash", SCRIPT, os.path.join(tmp, "fresh"), "selfplay"], env_later, code=2)
+        assert "missing" in bare.stderr, bare.stderr
+        run(["bash", SCRIPT, out, "selfplay"], dict(env, SEEDS="9-3"), code=2)
+        shutil.rmtree(os.path.join(out, "sp"))
+        os.remove(os.path.join(out, "fit.done"))
+        nogames = run(["bash", SCRIPT, out, "fit"], env, code=1)
+        assert "no games in" in nogames.stderr, nogames.stderr
+        failing = run(["bash", SCRIPT, out, "selfplay"], dict(env, SELFPLAY_ARGS="--depth 99"), code=1)
+        assert "reversi-train selfplay failed" in failing.stderr, failing.stderr
+    print("retrain.sh: all stages, resumption, replay and refusals as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+#!/usr/bin/env bash
+# Remakes the pattern evaluation's training data and weights in one resumable run: the self-play games,
+# the fit with searched midgame targets, the Multi-ProbCut calibration and the hard sets' measurement
+# (docs/eval.md, "The retraining pipeline"). Every stage keeps what it finished in OUT_DIR, so the same
+# command after an interruption (or in a later session) goes on where it stopped:
+#   selfplay   one file of GAMES games per seed (OUT_DIR/sp/WTH_SELF_S<seed>.wtb; a seed's file is
+#              written in OUT_DIR/sp-part and moved when complete, so a cut-short seed is played again)
+#   fit        reversi-train train: the sample cache (OUT_DIR/cache) and the searched targets
+#              (OUT_DIR/search.ckpt) are resumable, and so are the fitted phases (--resume)
+#   calibrate  reversi-train probcut, one run per schedule of SCHEDULES, each adding the cells the
+#              previous one lacks (--keep-model); the last one's output is OUT_DIR/pattern.weights
+#   measure    reversi-train measure on the exact-scored hard sets (OUT_DIR/measure.txt), when present
+# The first run copies the trainer and the search weights into OUT_DIR (bin/reversi-train,
+# search.weights) and uses those copies afterwards: the games and the checkpoint stay consistent when
+# the project's build or weights change in between. Each stage logs to OUT_DIR/<stage>.log.
+#
+# Usage: tools/scripts/retrain.sh OUT_DIR [STAGE ...]   (default: all four stages, in order)
+# Environment (defaults are the recipe of the shipped weights, v12):
+#   SEEDS           self-play seeds, FIRST-LAST (default 300-389)
+#   GAMES           games per seed (default 4000)
+#   SELFPLAY_ARGS   (default "--depth 6 --random-plies 3 --exact-from 16")
+#   OPENINGS        XOT openings of the self-play (default ../shared/data/openings/xot/openingslarge.txt)
+#   BASE_SELFPLAY   more WTHOR files for the fit, comma-separated (default engine/data/selfplay/*.wtb)
+#   WTHOR           folder of the WTHOR database (default ../shared/data/wthor)
+#   EXACT_EMPTIES   exact targets up to this many empties (default 16)
+#   SEARCH_DEPTH    depth of the searched targets (default 8), SEARCH_EMPTIES (default 30-60),
+#   SEARCH_WEIGHT   their blend weight (default 0.5), SEARCH_WEIGHTS the weights that search them
+#                   (default engine/data/pattern.weights, the shipped ones)
+#   FIT_ARGS        more train options (e.g. "--lambda 5 --iterations 60")
+#   SCHEDULES       probcut schedules, space-separated (default "10:2100,11:1400,12:910 13:700 14:700"),
+#   PROBCUT_ARGS    more probcut options (e.g. "--min-samples 100")
+#   HARD            folder of hard-20/25/30.obf (default ../shared/data/endgame-hard)
+#   TRAIN           the trainer to copy on the first run (default build/release/tools/reversi-train)
+#   THREADS         (default 2), NICE (default 5)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
+  sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
+  [ $# -ge 1 ] && exit 0 || exit 2
+fi
+out=$1
+shift
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(selfplay fit calibrate measure)
+for s in "${stages[@]}"; do
+  case "$s" in selfplay | fit | calibrate | measure) ;; *)
+    echo "retrain: unknown stage '$s' (selfplay, fit, calibrate, measure)" >&2
+    exit 2
+    ;;
+  esac
+done
+seeds=${SEEDS:-300-389}
+first=${seeds%-*}
+last=${seeds#*-}
+[[ "$first" =~ ^[0-9]+$ && "$last" =~ ^[0-9]+$ && $first -le $last ]] ||
+  { echo "retrain: SEEDS must be FIRST-LAST, not '$seeds'" >&2; exit 2; }
+games=${GAMES:-4000}
+threads=${THREADS:-2}
+niceness=${NICE:-5}
+mkdir -p "$out/sp" "$out/sp-part" "$out/cache" "$out/bin"
+out=$(cd "$out" && pwd)
+say() { echo "retrain: $*" >&2; }
+
+# The copies every later run uses.
+if [ ! -x "$out/bin/reversi-train" ]; then
+  train_src=${TRAIN:-build/release/tools/reversi-train}
+  [ -x "$train_src" ] || { say "$train_src is missing: build it first (cmake --build --preset release)"; exit 2; }
+  cp "$train_src" "$out/bin/reversi-train.part" && mv "$out/bin/reversi-train.part" "$out/bin/reversi-train"
+fi
+if [ ! -f "$out/search.weights" ]; then
+  cp "${SEARCH_WEIGHTS:-engine/data/pattern.weights}" "$out/search.weights.part"
+  mv "$out/search.weights.part" "$out/search.weights"
+fi
+# train LOG ARGS...: the trainer, its stdout and stderr appended to OUT_DIR/LOG.log; on failure the
+# log's tail goes to stderr and the run stops.
+train() {
+  local log=$out/$1.log rc=0
+  shift
+  nice -n "$niceness" "$out/bin/reversi-train" "$@" >>"$log" 2>&1 || rc=$?
+  if [ $rc -ne 0 ]; then
+    say "reversi-train $1 failed (exit $rc); the end of $log:"
+    tail -n 5 "$log" >&2
+    exit 1
+  fi
+}
+
+# The size of a complete WTHOR file of n games: a 16-byte header and 68 bytes a game.
+complete_size=$((16 + 68 * games))
+selfplay() {
+  local s f made=0 kept=0
+  # shellcheck disable=SC2086  # SELFPLAY_ARGS is a list of options
+  for s in $(seq "$first" "$last"); do
+    f=$out/sp/WTH_SELF_S$s.wtb
+    if [ -f "$f" ] && [ "$(stat -c %s "$f")" = "$complete_size" ]; then
+      kept=$((kept + 1))
+      continue
+    fi
+    train selfplay selfplay --games "$games" ${SELFPLAY_ARGS:---depth 6 --random-plies 3 --exact-from 16} \
+      --openings "${OPENINGS:-../shared/data/openings/xot/openingslarge.txt}" --threads "$threads" \
+      --seed "$s" --out "$out/sp-part/WTH_SELF_S$s.wtb"
+    mv "$out/sp-part/WTH_SELF_S$s.wtb" "$f"
+    made=$((made + 1))
+    say "selfplay: seed $s done ($((s - first + 1)) of $((last - first + 1)))"
+  done
+  say "selfplay: $made seeds played, $kept already there"
+}
+
+fit() {
+  if [ -f "$out/fit.done" ]; then
+    say "fit: already done ($out/fit.weights)"
+    return
+  fi
+  local files base resume=()
+  compgen -G "$out/sp/WTH_SELF_S*.wtb" >/dev/null || { say "fit: no games in $out/sp: run the selfplay stage"; exit 1; }
+  files=$(printf '%s\n' "$out"/sp/WTH_SELF_S*.wtb | paste -sd,)
+  base=${BASE_SELFPLAY-$(printf '%s\n' engine/data/selfplay/*.wtb | paste -sd,)}
+  [ -z "$base" ] || files="$base,$files"
+  [ ! -f "$out/fit.weights" ] || resume=(--resume)
+  say "fit: $(tr ',' '\n' <<<"$files" | wc -l) self-play files; log $out/fit.log"
+  # shellcheck disable=SC2086  # FIT_ARGS is a list of options
+  train fit train --wthor "${WTHOR:-../shared/data/wthor}" --exact-empties "${EXACT_EMPTIES:-16}" \
+    --threads "$threads" --cache "$out/cache" --selfplay "$files" \
+    --search-depth "${SEARCH_DEPTH:-8}" --search-empties "${SEARCH_EMPTIES:-30-60}" \
+    --search-weight "${SEARCH_WEIGHT:-0.5}" --search-weights "$out/search.weights" \
+    --search-checkpoint "$out/search.ckpt" ${FIT_ARGS:-} "${resume[@]}" --out "$out/fit.weights"
+  touch "$out/fit.done"
+  say "fit: done ($out/fit.weights)"
+}
+
+calibrate() {
+  [ -f "$out/fit.done" ] || { say "calibrate: the fit is not done yet"; exit 1; }
+  local prev=$out/fit.weights i=0 schedule keep=()
+  # shellcheck disable=SC2086  # PROBCUT_ARGS is a list of options
+  for schedule in ${SCHEDULES:-10:2100,11:1400,12:910 13:700 14:700}; do
+    i=$((i + 1))
+    if [ ! -f "$out/cal$i.weights" ]; then
+      say "calibrate: schedule $schedule; log $out/calibrate.log"
+      train calibrate probcut --wthor "${WTHOR:-../shared/data/wthor}" --weights "$prev" --schedule "$schedule" \
+        ${PROBCUT_ARGS:-} "${keep[@]}" --threads "$threads" --out "$out/cal$i.weights.part"
+      mv "$out/cal$i.weights.part" "$out/cal$i.weights"
+    fi
+    prev=$out/cal$i.weights
+    keep=(--keep-model)
+  done
+  cp "$prev" "$out/pattern.weights"
+  say "calibrate: done ($out/pattern.weights)"
+}
+
+measure() {
+  [ -f "$out/pattern.weights" ] || { say "measure: calibrate first"; exit 1; }
+  local hard=${HARD:-../shared/data/endgame-hard} sets=()
+  for n in 20 25 30; do [ ! -f "$hard/hard-$n.obf" ] || sets+=("$hard/hard-$n.obf"); done
+  if [ ${#sets[@]} -eq 0 ]; then
+    say "measure: skipped, no hard-20/25/30.obf in $hard"
+    return
+  fi
+  nice -n "$niceness" "$out/bin/reversi-train" measure --weights "$out/pattern.weights" "${sets[@]}" \
+    >"$out/measure.txt" 2>>"$out/measure.log" || { say "measure failed; see $out/measure.log"; exit 1; }
+  cat "$out/measure.txt"
+}
+
+for s in "${stages[@]}"; do
+  t0=$(date +%s)
+  "$s"
+  say "$s: $(($(date +%s) - t0)) s"
+done
