@@ -7,14 +7,17 @@ say it skipped when the shared data is absent).
 Usage: retrain_test.py --train PATH
 
 The whole run must leave each stage's output; a second run must keep everything (no seed played again,
-the fit and the calibrations not redone); a seed cut short must be played again byte for byte the same;
-a fit started again must take its searched scores from the checkpoint; the copies of the trainer and of
-the search weights must be used once made; a bad stage or a missing trainer must be refused (exit 2);
-a fit without games and a failing trainer must stop the run (exit 1), the trainer's log's end on stderr.
+the fit and the calibrations not redone); a changed schedule must redo the calibrations from it on;
+a seed cut short must be played again byte for byte the same, and drop its cached samples, the fit and
+the calibrations; a fit started again must keep its fitted phases and take every searched score from the
+checkpoint, and drop the calibrations; the copies of the trainer and of the search weights must be used
+once made; bad settings, a bad stage or a missing trainer must be refused (exit 2); a fit without its
+games and a failing trainer must stop the run (exit 1), the trainer's own message on stderr.
 """
 import argparse
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,6 +28,23 @@ ROOT = os.path.join(HERE, "..", "..")
 SCRIPT = os.path.join(ROOT, "tools", "scripts", "retrain.sh")
 OPENINGS = "f5d6c4d3c2b3b4b5\nf5f6d3c5d6c7b5e3\n"
 SHARED_HARD = os.path.join(ROOT, "..", "shared", "data", "endgame-hard", "hard-20.obf")
+
+
+# The script's settings: the caller's values must not leak into the test.
+SETTINGS = ["SEEDS", "GAMES", "SELFPLAY_ARGS", "OPENINGS", "BASE_SELFPLAY", "WTHOR", "EXACT_EMPTIES", "SEARCH_DEPTH",
+            "SEARCH_EMPTIES", "SEARCH_WEIGHT", "SEARCH_WEIGHTS", "FIT_ARGS", "SCHEDULES", "PROBCUT_ARGS", "HARD",
+            "TRAIN", "THREADS", "NICE"]
+
+
+def searched(log):
+    """(searched, from the checkpoint) of the last searched-targets line of a fit log."""
+    found = re.findall(r"(\d+) searched, (\d+) from the checkpoint", log)
+    assert found, log
+    return tuple(int(x) for x in found[-1])
+
+
+def mtime(out, name):
+    return os.path.getmtime(os.path.join(out, name))
 
 
 def sha(path):
@@ -62,9 +82,10 @@ def main():
         else:
             print("the shared hard-20 set is absent: the measure stage is checked to skip")
         out = os.path.join(tmp, "out")
-        env = dict(os.environ, TRAIN=train, SEEDS="1-2", GAMES="6", SELFPLAY_ARGS="--depth 2 --exact-from 10",
+        clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+        env = dict(clean, TRAIN=train, SEEDS="1-2", GAMES="6", SELFPLAY_ARGS="--depth 2 --exact-from 10",
                    OPENINGS=openings, BASE_SELFPLAY="", WTHOR=wthor, EXACT_EMPTIES="10", SEARCH_DEPTH="2",
-                   SEARCH_EMPTIES="40-60", SCHEDULES="3:30 4:20", PROBCUT_ARGS="--min-samples 2",
+                   SEARCH_EMPTIES="40-60", SEARCH_WEIGHT="0.5", SCHEDULES="3:30 4:20", PROBCUT_ARGS="--min-samples 2",
                    FIT_ARGS="--iterations 5", HARD=hard, THREADS="1", NICE="0")
 
         first = run(["bash", SCRIPT, out], env)
@@ -76,7 +97,8 @@ def main():
         assert "2 seeds played, 0 already there" in first.stderr, first.stderr
         with open(os.path.join(out, "fit.log")) as f:
             fit_log = f.read()
-        assert "0 from the checkpoint" in fit_log and " searched, " in fit_log, fit_log
+        first_searched, first_from_checkpoint = searched(fit_log)
+        assert first_searched > 0 and first_from_checkpoint == 0, fit_log
         if have_hard:
             with open(os.path.join(out, "measure.txt")) as f:
                 measure = f.read()
@@ -86,12 +108,21 @@ def main():
         assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
 
         # Everything kept: a second run does nothing again.
-        done = {n: os.path.getmtime(os.path.join(out, n)) for n in ["fit.weights", "cal1.weights", "cal2.weights"]}
+        done = {n: mtime(out, n) for n in ["fit.weights", "cal1.weights", "cal2.weights"]}
         second = run(["bash", SCRIPT, out, "selfplay", "fit", "calibrate"], env)
         assert "0 seeds played, 2 already there" in second.stderr, second.stderr
         assert "fit: already done" in second.stderr, second.stderr
         for n, t in done.items():
-            assert os.path.getmtime(os.path.join(out, n)) == t, f"{n} was made again"
+            assert mtime(out, n) == t, f"{n} was made again"
+
+        # A changed second schedule redoes the second calibration only.
+        changed = run(["bash", SCRIPT, out, "calibrate"], dict(env, SCHEDULES="3:30 5:20"))
+        assert "schedule 3:30" not in changed.stderr and "schedule 5:20" in changed.stderr, changed.stderr
+        assert mtime(out, "cal1.weights") == done["cal1.weights"], "the first calibration was redone"
+        assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
+        # A changed first schedule redoes both: the second builds on the first.
+        both = run(["bash", SCRIPT, out, "calibrate"], dict(env, SCHEDULES="3:25 5:20"))
+        assert "schedule 3:25" in both.stderr and "schedule 5:20" in both.stderr, both.stderr
 
         # A seed cut short is played again, the same games.
         s2 = os.path.join(out, "sp/WTH_SELF_S2.wtb")
@@ -101,29 +132,43 @@ def main():
         third = run(["bash", SCRIPT, out, "selfplay"], env)
         assert "1 seeds played, 1 already there" in third.stderr, third.stderr
         assert sha(s2) == whole, "the replayed seed differs"
+        for stale in ["cache/WTH_SELF_S2.samples", "fit.done", "cal1.weights", "cal2.weights", "pattern.weights"]:
+            assert not os.path.exists(os.path.join(out, stale)), f"{stale} kept after a seed was played again"
+        assert os.path.exists(os.path.join(out, "cache/WTH_SELF_S1.samples"))
 
-        # The fit again, from the checkpoint; the copies are used, not TRAIN or SEARCH_WEIGHTS.
-        os.remove(os.path.join(out, "fit.done"))
+        # The fit again: its phases kept, its scores from the checkpoint, the copies used (not TRAIN or
+        # SEARCH_WEIGHTS), the calibrations made anew.
+        fitted = sha(os.path.join(out, "fit.weights"))
+        run(["bash", SCRIPT, out, "calibrate"], env, code=1)  # no fit done: refused
         env_later = dict(env, TRAIN=os.path.join(tmp, "no-such-trainer"),
                          SEARCH_WEIGHTS=os.path.join(tmp, "no-such-weights"))
         fourth = run(["bash", SCRIPT, out, "fit"], env_later)
         print(fourth.stderr.strip())
         with open(os.path.join(out, "fit.log")) as f:
             refit = f.read()[len(fit_log):]
-        assert " 0 searched, " in refit and "0 from the checkpoint" not in refit, refit
+        assert searched(refit) == (0, first_searched), refit
+        assert len(re.findall(r"kept from .*fit\.weights", refit)) == 10, refit
+        assert sha(os.path.join(out, "fit.weights")) == fitted, "the kept phases changed"
+        run(["bash", SCRIPT, out, "calibrate"], env)
+        assert os.path.isfile(os.path.join(out, "pattern.weights"))
 
         # Refusals.
         bad = run(["bash", SCRIPT, out, "tune"], env, code=2)
         assert "unknown stage 'tune'" in bad.stderr, bad.stderr
         bare = run(["bash", SCRIPT, os.path.join(tmp, "fresh"), "selfplay"], env_later, code=2)
         assert "missing" in bare.stderr, bare.stderr
-        run(["bash", SCRIPT, out, "selfplay"], dict(env, SEEDS="9-3"), code=2)
-        shutil.rmtree(os.path.join(out, "sp"))
+        for bad_setting in [{"SEEDS": "9-3"}, {"GAMES": "4k"}, {"THREADS": "two"}]:
+            run(["bash", SCRIPT, out, "selfplay"], dict(env, **bad_setting), code=2)
         os.remove(os.path.join(out, "fit.done"))
+        clash = run(["bash", SCRIPT, out, "fit"], dict(env, BASE_SELFPLAY=os.path.join(out, "sp/WTH_SELF_S1.wtb")),
+                    code=2)
+        assert "has the name of seed 1" in clash.stderr, clash.stderr
+        shutil.rmtree(os.path.join(out, "sp"))
         nogames = run(["bash", SCRIPT, out, "fit"], env, code=1)
-        assert "no games in" in nogames.stderr, nogames.stderr
+        assert "seed 1's games are missing" in nogames.stderr, nogames.stderr
         failing = run(["bash", SCRIPT, out, "selfplay"], dict(env, SELFPLAY_ARGS="--depth 99"), code=1)
         assert "reversi-train selfplay failed" in failing.stderr, failing.stderr
+        assert "--depth: 99 is out of range" in failing.stderr, failing.stderr
     print("retrain.sh: all stages, resumption, replay and refusals as expected")
     return 0
 

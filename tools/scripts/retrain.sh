@@ -10,6 +10,11 @@
 #   calibrate  reversi-train probcut, one run per schedule of SCHEDULES, each adding the cells the
 #              previous one lacks (--keep-model); the last one's output is OUT_DIR/pattern.weights
 #   measure    reversi-train measure on the exact-scored hard sets (OUT_DIR/measure.txt), when present
+# What a stage made is kept only while its inputs stand: a seed played (again) drops its cached samples,
+# the fit and the calibrations; a fit done drops the calibrations; each calibration file records the
+# schedules that made it, so a changed SCHEDULES recomputes from the first one that differs. The fit
+# itself resumes with the phases already in fit.weights: delete fit.weights to refit with other FIT_ARGS.
+# OUT_DIR is taken from the caller's directory; the other paths below from the project root.
 # The first run copies the trainer and the search weights into OUT_DIR (bin/reversi-train,
 # search.weights) and uses those copies afterwards: the games and the checkpoint stay consistent when
 # the project's build or weights change in between. Each stage logs to OUT_DIR/<stage>.log.
@@ -33,13 +38,13 @@
 #   TRAIN           the trainer to copy on the first run (default build/release/tools/reversi-train)
 #   THREADS         (default 2), NICE (default 5)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
-out=$1
+out=$(realpath -m -- "$1")
 shift
+cd "$(dirname "$0")/../.."
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(selfplay fit calibrate measure)
 for s in "${stages[@]}"; do
@@ -57,6 +62,9 @@ last=${seeds#*-}
 games=${GAMES:-4000}
 threads=${THREADS:-2}
 niceness=${NICE:-5}
+for v in "GAMES=$games" "THREADS=$threads" "NICE=$niceness"; do
+  [[ "${v#*=}" =~ ^[0-9]+$ ]] || { echo "retrain: ${v%%=*} must be a number, not '${v#*=}'" >&2; exit 2; }
+done
 mkdir -p "$out/sp" "$out/sp-part" "$out/cache" "$out/bin"
 out=$(cd "$out" && pwd)
 say() { echo "retrain: $*" >&2; }
@@ -65,7 +73,8 @@ say() { echo "retrain: $*" >&2; }
 if [ ! -x "$out/bin/reversi-train" ]; then
   train_src=${TRAIN:-build/release/tools/reversi-train}
   [ -x "$train_src" ] || { say "$train_src is missing: build it first (cmake --build --preset release)"; exit 2; }
-  cp "$train_src" "$out/bin/reversi-train.part" && mv "$out/bin/reversi-train.part" "$out/bin/reversi-train"
+  cp "$train_src" "$out/bin/reversi-train.part"
+  mv "$out/bin/reversi-train.part" "$out/bin/reversi-train"
 fi
 if [ ! -f "$out/search.weights" ]; then
   cp "${SEARCH_WEIGHTS:-engine/data/pattern.weights}" "$out/search.weights.part"
@@ -99,6 +108,7 @@ selfplay() {
       --openings "${OPENINGS:-../shared/data/openings/xot/openingslarge.txt}" --threads "$threads" \
       --seed "$s" --out "$out/sp-part/WTH_SELF_S$s.wtb"
     mv "$out/sp-part/WTH_SELF_S$s.wtb" "$f"
+    rm -f "$out/cache/WTH_SELF_S$s.samples" "$out/fit.done" "$out"/cal*.weights "$out"/cal*.schedules "$out/pattern.weights"
     made=$((made + 1))
     say "selfplay: seed $s done ($((s - first + 1)) of $((last - first + 1)))"
   done
@@ -110,11 +120,28 @@ fit() {
     say "fit: already done ($out/fit.weights)"
     return
   fi
-  local files base resume=()
-  compgen -G "$out/sp/WTH_SELF_S*.wtb" >/dev/null || { say "fit: no games in $out/sp: run the selfplay stage"; exit 1; }
-  files=$(printf '%s\n' "$out"/sp/WTH_SELF_S*.wtb | paste -sd,)
+  local files="" base s f resume=()
+  for s in $(seq "$first" "$last"); do
+    f=$out/sp/WTH_SELF_S$s.wtb
+    if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" != "$complete_size" ]; then
+      say "fit: seed $s's games are missing or incomplete: run the selfplay stage first"
+      exit 1
+    fi
+    files+=${files:+,}$f
+  done
   base=${BASE_SELFPLAY-$(printf '%s\n' engine/data/selfplay/*.wtb | paste -sd,)}
-  [ -z "$base" ] || files="$base,$files"
+  if [ -n "$base" ]; then
+    # The sample cache is keyed by file name: a base file named like a seed's would take its samples.
+    for f in ${base//,/ }; do
+      s=$(basename "$f" .wtb)
+      s=${s#WTH_SELF_S}
+      if [[ "$s" =~ ^[0-9]+$ ]] && [ "$s" -ge "$first" ] && [ "$s" -le "$last" ]; then
+        say "fit: BASE_SELFPLAY's $f has the name of seed $s's file: choose other SEEDS"
+        exit 2
+      fi
+    done
+    files="$base,$files"
+  fi
   [ ! -f "$out/fit.weights" ] || resume=(--resume)
   say "fit: $(tr ',' '\n' <<<"$files" | wc -l) self-play files; log $out/fit.log"
   # shellcheck disable=SC2086  # FIT_ARGS is a list of options
@@ -123,26 +150,32 @@ fit() {
     --search-depth "${SEARCH_DEPTH:-8}" --search-empties "${SEARCH_EMPTIES:-30-60}" \
     --search-weight "${SEARCH_WEIGHT:-0.5}" --search-weights "$out/search.weights" \
     --search-checkpoint "$out/search.ckpt" ${FIT_ARGS:-} "${resume[@]}" --out "$out/fit.weights"
+  rm -f "$out"/cal*.weights "$out"/cal*.schedules "$out/pattern.weights"
   touch "$out/fit.done"
   say "fit: done ($out/fit.weights)"
 }
 
 calibrate() {
   [ -f "$out/fit.done" ] || { say "calibrate: the fit is not done yet"; exit 1; }
-  local prev=$out/fit.weights i=0 schedule keep=()
+  local prev=$out/fit.weights i=0 schedule chain="" keep=()
   # shellcheck disable=SC2086  # PROBCUT_ARGS is a list of options
   for schedule in ${SCHEDULES:-10:2100,11:1400,12:910 13:700 14:700}; do
     i=$((i + 1))
-    if [ ! -f "$out/cal$i.weights" ]; then
+    chain+="$schedule ${PROBCUT_ARGS:-};"
+    # cal<i>.schedules: the schedules (and options) of calibrations 1..i; a file made otherwise is redone.
+    if [ ! -f "$out/cal$i.weights" ] || [ "$(cat "$out/cal$i.schedules" 2>/dev/null)" != "$chain" ]; then
+      rm -f "$out/cal$i.weights"
       say "calibrate: schedule $schedule; log $out/calibrate.log"
       train calibrate probcut --wthor "${WTHOR:-../shared/data/wthor}" --weights "$prev" --schedule "$schedule" \
         ${PROBCUT_ARGS:-} "${keep[@]}" --threads "$threads" --out "$out/cal$i.weights.part"
       mv "$out/cal$i.weights.part" "$out/cal$i.weights"
+      echo "$chain" >"$out/cal$i.schedules"
     fi
     prev=$out/cal$i.weights
     keep=(--keep-model)
   done
-  cp "$prev" "$out/pattern.weights"
+  cp "$prev" "$out/pattern.weights.part"
+  mv "$out/pattern.weights.part" "$out/pattern.weights"
   say "calibrate: done ($out/pattern.weights)"
 }
 
