@@ -65,21 +65,30 @@ niceness=${NICE:-5}
 for v in "GAMES=$games" "THREADS=$threads" "NICE=$niceness"; do
   [[ "${v#*=}" =~ ^[0-9]+$ ]] || { echo "retrain: ${v%%=*} must be a number, not '${v#*=}'" >&2; exit 2; }
 done
+wthor=${WTHOR:-../shared/data/wthor}
 mkdir -p "$out/sp" "$out/sp-part" "$out/cache" "$out/bin"
-out=$(cd "$out" && pwd)
 say() { echo "retrain: $*" >&2; }
+# copy SRC DST: DST appears whole or not at all.
+copy() {
+  cp "$1" "$2.part"
+  mv "$2.part" "$2"
+}
+# Whether seed $1's games are all there: a WTHOR file of GAMES games has a 16-byte header and 68 bytes a game.
+complete_size=$((16 + 68 * games))
+seed_complete() {
+  local f=$out/sp/WTH_SELF_S$1.wtb
+  [ -f "$f" ] && [ "$(stat -c %s "$f")" = "$complete_size" ]
+}
+# The calibrations (and the weights made from them) of a fit or of games that changed.
+drop_calibrations() { rm -f "$out"/cal*.weights "$out"/cal*.schedules "$out/pattern.weights"; }
 
 # The copies every later run uses.
 if [ ! -x "$out/bin/reversi-train" ]; then
   train_src=${TRAIN:-build/release/tools/reversi-train}
   [ -x "$train_src" ] || { say "$train_src is missing: build it first (cmake --build --preset release)"; exit 2; }
-  cp "$train_src" "$out/bin/reversi-train.part"
-  mv "$out/bin/reversi-train.part" "$out/bin/reversi-train"
+  copy "$train_src" "$out/bin/reversi-train"
 fi
-if [ ! -f "$out/search.weights" ]; then
-  cp "${SEARCH_WEIGHTS:-engine/data/pattern.weights}" "$out/search.weights.part"
-  mv "$out/search.weights.part" "$out/search.weights"
-fi
+[ -f "$out/search.weights" ] || copy "${SEARCH_WEIGHTS:-engine/data/pattern.weights}" "$out/search.weights"
 # train LOG ARGS...: the trainer, its stdout and stderr appended to OUT_DIR/LOG.log; on failure the
 # log's tail goes to stderr and the run stops.
 train() {
@@ -93,22 +102,20 @@ train() {
   fi
 }
 
-# The size of a complete WTHOR file of n games: a 16-byte header and 68 bytes a game.
-complete_size=$((16 + 68 * games))
 selfplay() {
-  local s f made=0 kept=0
+  local s made=0 kept=0
   # shellcheck disable=SC2086  # SELFPLAY_ARGS is a list of options
   for s in $(seq "$first" "$last"); do
-    f=$out/sp/WTH_SELF_S$s.wtb
-    if [ -f "$f" ] && [ "$(stat -c %s "$f")" = "$complete_size" ]; then
+    if seed_complete "$s"; then
       kept=$((kept + 1))
       continue
     fi
     train selfplay selfplay --games "$games" ${SELFPLAY_ARGS:---depth 6 --random-plies 3 --exact-from 16} \
       --openings "${OPENINGS:-../shared/data/openings/xot/openingslarge.txt}" --threads "$threads" \
       --seed "$s" --out "$out/sp-part/WTH_SELF_S$s.wtb"
-    mv "$out/sp-part/WTH_SELF_S$s.wtb" "$f"
-    rm -f "$out/cache/WTH_SELF_S$s.samples" "$out/fit.done" "$out"/cal*.weights "$out"/cal*.schedules "$out/pattern.weights"
+    mv "$out/sp-part/WTH_SELF_S$s.wtb" "$out/sp/WTH_SELF_S$s.wtb"
+    rm -f "$out/cache/WTH_SELF_S$s.samples" "$out/fit.done"
+    drop_calibrations
     made=$((made + 1))
     say "selfplay: seed $s done ($((s - first + 1)) of $((last - first + 1)))"
   done
@@ -122,12 +129,8 @@ fit() {
   fi
   local files="" base s f resume=()
   for s in $(seq "$first" "$last"); do
-    f=$out/sp/WTH_SELF_S$s.wtb
-    if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" != "$complete_size" ]; then
-      say "fit: seed $s's games are missing or incomplete: run the selfplay stage first"
-      exit 1
-    fi
-    files+=${files:+,}$f
+    seed_complete "$s" || { say "fit: seed $s's games are missing or incomplete: run the selfplay stage first"; exit 1; }
+    files+=${files:+,}$out/sp/WTH_SELF_S$s.wtb
   done
   base=${BASE_SELFPLAY-$(printf '%s\n' engine/data/selfplay/*.wtb | paste -sd,)}
   if [ -n "$base" ]; then
@@ -145,12 +148,12 @@ fit() {
   [ ! -f "$out/fit.weights" ] || resume=(--resume)
   say "fit: $(tr ',' '\n' <<<"$files" | wc -l) self-play files; log $out/fit.log"
   # shellcheck disable=SC2086  # FIT_ARGS is a list of options
-  train fit train --wthor "${WTHOR:-../shared/data/wthor}" --exact-empties "${EXACT_EMPTIES:-16}" \
+  train fit train --wthor "$wthor" --exact-empties "${EXACT_EMPTIES:-16}" \
     --threads "$threads" --cache "$out/cache" --selfplay "$files" \
     --search-depth "${SEARCH_DEPTH:-8}" --search-empties "${SEARCH_EMPTIES:-30-60}" \
     --search-weight "${SEARCH_WEIGHT:-0.5}" --search-weights "$out/search.weights" \
     --search-checkpoint "$out/search.ckpt" ${FIT_ARGS:-} "${resume[@]}" --out "$out/fit.weights"
-  rm -f "$out"/cal*.weights "$out"/cal*.schedules "$out/pattern.weights"
+  drop_calibrations
   touch "$out/fit.done"
   say "fit: done ($out/fit.weights)"
 }
@@ -166,7 +169,7 @@ calibrate() {
     if [ ! -f "$out/cal$i.weights" ] || [ "$(cat "$out/cal$i.schedules" 2>/dev/null)" != "$chain" ]; then
       rm -f "$out/cal$i.weights"
       say "calibrate: schedule $schedule; log $out/calibrate.log"
-      train calibrate probcut --wthor "${WTHOR:-../shared/data/wthor}" --weights "$prev" --schedule "$schedule" \
+      train calibrate probcut --wthor "$wthor" --weights "$prev" --schedule "$schedule" \
         ${PROBCUT_ARGS:-} "${keep[@]}" --threads "$threads" --out "$out/cal$i.weights.part"
       mv "$out/cal$i.weights.part" "$out/cal$i.weights"
       echo "$chain" >"$out/cal$i.schedules"
@@ -174,8 +177,7 @@ calibrate() {
     prev=$out/cal$i.weights
     keep=(--keep-model)
   done
-  cp "$prev" "$out/pattern.weights.part"
-  mv "$out/pattern.weights.part" "$out/pattern.weights"
+  copy "$prev" "$out/pattern.weights"
   say "calibrate: done ($out/pattern.weights)"
 }
 
