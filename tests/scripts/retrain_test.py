@@ -58,117 +58,142 @@ def run(args, env, code=0):
     return r
 
 
+def make_inputs(tmp, train):
+    """The openings, a WTHOR folder of one 40-game file, and a hard folder (three positions of hard-20, or
+    empty when the shared set is absent). Returns (openings, wthor, hard, have_hard)."""
+    openings = os.path.join(tmp, "openings.txt")
+    with open(openings, "w") as f:
+        f.write(OPENINGS)
+    wthor = os.path.join(tmp, "wthor")
+    os.mkdir(wthor)
+    run([train, "selfplay", "--games", "40", "--depth", "2", "--exact-from", "10", "--openings", openings,
+         "--seed", "7", "--out", os.path.join(wthor, "WTH_2000.wtb")], os.environ)
+    hard = os.path.join(tmp, "hard")
+    os.mkdir(hard)
+    have_hard = os.path.isfile(SHARED_HARD)
+    if have_hard:
+        with open(SHARED_HARD) as f:
+            lines = f.readlines()[:3]
+        with open(os.path.join(hard, "hard-20.obf"), "w") as f:
+            f.writelines(lines)
+    else:
+        print("the shared hard-20 set is absent: the measure stage is checked to skip")
+    return openings, wthor, hard, have_hard
+
+
+def check_first_run(out, env, have_hard):
+    """The whole run leaves every stage's output. Returns (the fit log, its number of searched scores)."""
+    first = run(["bash", SCRIPT, out], env)
+    print(first.stderr.strip())
+    for name in ["sp/WTH_SELF_S1.wtb", "sp/WTH_SELF_S2.wtb", "search.ckpt", "fit.weights", "fit.done",
+                 "cal1.weights", "cal2.weights", "pattern.weights", "bin/reversi-train", "search.weights"]:
+        assert os.path.isfile(os.path.join(out, name)), f"{name} missing after the first run"
+    assert os.path.getsize(os.path.join(out, "sp/WTH_SELF_S1.wtb")) == 16 + 68 * 6
+    assert "2 seeds played, 0 already there" in first.stderr, first.stderr
+    with open(os.path.join(out, "fit.log")) as f:
+        fit_log = f.read()
+    first_searched, first_from_checkpoint = searched(fit_log)
+    assert first_searched > 0 and first_from_checkpoint == 0, fit_log
+    if have_hard:
+        with open(os.path.join(out, "measure.txt")) as f:
+            measure = f.read()
+        assert "hard-20.obf" in measure, measure
+    else:
+        assert "measure: skipped" in first.stderr, first.stderr
+    assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
+    return fit_log, first_searched
+
+
+def check_kept_and_schedules(out, env):
+    """A second run does nothing again; a changed schedule redoes the calibrations from it on."""
+    done = {n: mtime(out, n) for n in ["fit.weights", "cal1.weights", "cal2.weights"]}
+    second = run(["bash", SCRIPT, out, "selfplay", "fit", "calibrate"], env)
+    assert "0 seeds played, 2 already there" in second.stderr, second.stderr
+    assert "fit: already done" in second.stderr, second.stderr
+    for n, t in done.items():
+        assert mtime(out, n) == t, f"{n} was made again"
+
+    # A changed second schedule redoes the second calibration only.
+    changed = run(["bash", SCRIPT, out, "calibrate"], dict(env, SCHEDULES="3:30 5:20"))
+    assert "schedule 3:30" not in changed.stderr and "schedule 5:20" in changed.stderr, changed.stderr
+    assert mtime(out, "cal1.weights") == done["cal1.weights"], "the first calibration was redone"
+    assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
+    # A changed first schedule redoes both: the second builds on the first.
+    both = run(["bash", SCRIPT, out, "calibrate"], dict(env, SCHEDULES="3:25 5:20"))
+    assert "schedule 3:25" in both.stderr and "schedule 5:20" in both.stderr, both.stderr
+
+
+def check_replayed_seed(out, env):
+    """A seed cut short is played again, the same games, and drops what was made from it."""
+    s2 = os.path.join(out, "sp/WTH_SELF_S2.wtb")
+    whole = sha(s2)
+    with open(s2, "r+b") as f:
+        f.truncate(100)
+    third = run(["bash", SCRIPT, out, "selfplay"], env)
+    assert "1 seeds played, 1 already there" in third.stderr, third.stderr
+    assert sha(s2) == whole, "the replayed seed differs"
+    for stale in ["cache/WTH_SELF_S2.samples", "fit.done", "cal1.weights", "cal2.weights", "pattern.weights"]:
+        assert not os.path.exists(os.path.join(out, stale)), f"{stale} kept after a seed was played again"
+    assert os.path.exists(os.path.join(out, "cache/WTH_SELF_S1.samples"))
+
+
+def check_refit(out, env, env_later, fit_log, first_searched):
+    """The fit again: its phases kept, its scores from the checkpoint, the copies used (not TRAIN or
+    SEARCH_WEIGHTS, which env_later makes missing), the calibrations made anew."""
+    fitted = sha(os.path.join(out, "fit.weights"))
+    run(["bash", SCRIPT, out, "calibrate"], env, code=1)  # no fit done: refused
+    fourth = run(["bash", SCRIPT, out, "fit"], env_later)
+    print(fourth.stderr.strip())
+    with open(os.path.join(out, "fit.log")) as f:
+        refit = f.read()[len(fit_log):]
+    assert searched(refit) == (0, first_searched), refit
+    assert len(re.findall(r"kept from .*fit\.weights", refit)) == 10, refit
+    assert sha(os.path.join(out, "fit.weights")) == fitted, "the kept phases changed"
+    run(["bash", SCRIPT, out, "calibrate"], env)
+    assert os.path.isfile(os.path.join(out, "pattern.weights"))
+
+
+def check_refusals(tmp, out, env, env_later):
+    """Bad stages, settings and trainers are refused (exit 2); missing games and a failing trainer stop
+    the run (exit 1) with the reason on stderr."""
+    bad = run(["bash", SCRIPT, out, "tune"], env, code=2)
+    assert "unknown stage 'tune'" in bad.stderr, bad.stderr
+    bare = run(["bash", SCRIPT, os.path.join(tmp, "fresh"), "selfplay"], env_later, code=2)
+    assert "missing" in bare.stderr, bare.stderr
+    for bad_setting in [{"SEEDS": "9-3"}, {"GAMES": "4k"}, {"THREADS": "two"}]:
+        run(["bash", SCRIPT, out, "selfplay"], dict(env, **bad_setting), code=2)
+    os.remove(os.path.join(out, "fit.done"))
+    clash = run(["bash", SCRIPT, out, "fit"], dict(env, BASE_SELFPLAY=os.path.join(out, "sp/WTH_SELF_S1.wtb")),
+                code=2)
+    assert "has the name of seed 1" in clash.stderr, clash.stderr
+    shutil.rmtree(os.path.join(out, "sp"))
+    nogames = run(["bash", SCRIPT, out, "fit"], env, code=1)
+    assert "seed 1's games are missing" in nogames.stderr, nogames.stderr
+    failing = run(["bash", SCRIPT, out, "selfplay"], dict(env, SELFPLAY_ARGS="--depth 99"), code=1)
+    assert "reversi-train selfplay failed" in failing.stderr, failing.stderr
+    assert "--depth: 99 is out of range" in failing.stderr, failing.stderr
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--train", required=True)
     args = ap.parse_args()
     train = os.path.abspath(args.train)
     with tempfile.TemporaryDirectory() as tmp:
-        openings = os.path.join(tmp, "openings.txt")
-        with open(openings, "w") as f:
-            f.write(OPENINGS)
-        wthor = os.path.join(tmp, "wthor")
-        os.mkdir(wthor)
-        run([train, "selfplay", "--games", "40", "--depth", "2", "--exact-from", "10", "--openings", openings,
-             "--seed", "7", "--out", os.path.join(wthor, "WTH_2000.wtb")], os.environ)
-        hard = os.path.join(tmp, "hard")
-        os.mkdir(hard)
-        have_hard = os.path.isfile(SHARED_HARD)
-        if have_hard:
-            with open(SHARED_HARD) as f:
-                lines = f.readlines()[:3]
-            with open(os.path.join(hard, "hard-20.obf"), "w") as f:
-                f.writelines(lines)
-        else:
-            print("the shared hard-20 set is absent: the measure stage is checked to skip")
+        openings, wthor, hard, have_hard = make_inputs(tmp, train)
         out = os.path.join(tmp, "out")
         clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
         env = dict(clean, TRAIN=train, SEEDS="1-2", GAMES="6", SELFPLAY_ARGS="--depth 2 --exact-from 10",
                    OPENINGS=openings, BASE_SELFPLAY="", WTHOR=wthor, EXACT_EMPTIES="10", SEARCH_DEPTH="2",
                    SEARCH_EMPTIES="40-60", SEARCH_WEIGHT="0.5", SCHEDULES="3:30 4:20", PROBCUT_ARGS="--min-samples 2",
                    FIT_ARGS="--iterations 5", HARD=hard, THREADS="1", NICE="0")
-
-        first = run(["bash", SCRIPT, out], env)
-        print(first.stderr.strip())
-        for name in ["sp/WTH_SELF_S1.wtb", "sp/WTH_SELF_S2.wtb", "search.ckpt", "fit.weights", "fit.done",
-                     "cal1.weights", "cal2.weights", "pattern.weights", "bin/reversi-train", "search.weights"]:
-            assert os.path.isfile(os.path.join(out, name)), f"{name} missing after the first run"
-        assert os.path.getsize(os.path.join(out, "sp/WTH_SELF_S1.wtb")) == 16 + 68 * 6
-        assert "2 seeds played, 0 already there" in first.stderr, first.stderr
-        with open(os.path.join(out, "fit.log")) as f:
-            fit_log = f.read()
-        first_searched, first_from_checkpoint = searched(fit_log)
-        assert first_searched > 0 and first_from_checkpoint == 0, fit_log
-        if have_hard:
-            with open(os.path.join(out, "measure.txt")) as f:
-                measure = f.read()
-            assert "hard-20.obf" in measure, measure
-        else:
-            assert "measure: skipped" in first.stderr, first.stderr
-        assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
-
-        # Everything kept: a second run does nothing again.
-        done = {n: mtime(out, n) for n in ["fit.weights", "cal1.weights", "cal2.weights"]}
-        second = run(["bash", SCRIPT, out, "selfplay", "fit", "calibrate"], env)
-        assert "0 seeds played, 2 already there" in second.stderr, second.stderr
-        assert "fit: already done" in second.stderr, second.stderr
-        for n, t in done.items():
-            assert mtime(out, n) == t, f"{n} was made again"
-
-        # A changed second schedule redoes the second calibration only.
-        changed = run(["bash", SCRIPT, out, "calibrate"], dict(env, SCHEDULES="3:30 5:20"))
-        assert "schedule 3:30" not in changed.stderr and "schedule 5:20" in changed.stderr, changed.stderr
-        assert mtime(out, "cal1.weights") == done["cal1.weights"], "the first calibration was redone"
-        assert sha(os.path.join(out, "cal2.weights")) == sha(os.path.join(out, "pattern.weights"))
-        # A changed first schedule redoes both: the second builds on the first.
-        both = run(["bash", SCRIPT, out, "calibrate"], dict(env, SCHEDULES="3:25 5:20"))
-        assert "schedule 3:25" in both.stderr and "schedule 5:20" in both.stderr, both.stderr
-
-        # A seed cut short is played again, the same games.
-        s2 = os.path.join(out, "sp/WTH_SELF_S2.wtb")
-        whole = sha(s2)
-        with open(s2, "r+b") as f:
-            f.truncate(100)
-        third = run(["bash", SCRIPT, out, "selfplay"], env)
-        assert "1 seeds played, 1 already there" in third.stderr, third.stderr
-        assert sha(s2) == whole, "the replayed seed differs"
-        for stale in ["cache/WTH_SELF_S2.samples", "fit.done", "cal1.weights", "cal2.weights", "pattern.weights"]:
-            assert not os.path.exists(os.path.join(out, stale)), f"{stale} kept after a seed was played again"
-        assert os.path.exists(os.path.join(out, "cache/WTH_SELF_S1.samples"))
-
-        # The fit again: its phases kept, its scores from the checkpoint, the copies used (not TRAIN or
-        # SEARCH_WEIGHTS), the calibrations made anew.
-        fitted = sha(os.path.join(out, "fit.weights"))
-        run(["bash", SCRIPT, out, "calibrate"], env, code=1)  # no fit done: refused
         env_later = dict(env, TRAIN=os.path.join(tmp, "no-such-trainer"),
                          SEARCH_WEIGHTS=os.path.join(tmp, "no-such-weights"))
-        fourth = run(["bash", SCRIPT, out, "fit"], env_later)
-        print(fourth.stderr.strip())
-        with open(os.path.join(out, "fit.log")) as f:
-            refit = f.read()[len(fit_log):]
-        assert searched(refit) == (0, first_searched), refit
-        assert len(re.findall(r"kept from .*fit\.weights", refit)) == 10, refit
-        assert sha(os.path.join(out, "fit.weights")) == fitted, "the kept phases changed"
-        run(["bash", SCRIPT, out, "calibrate"], env)
-        assert os.path.isfile(os.path.join(out, "pattern.weights"))
-
-        # Refusals.
-        bad = run(["bash", SCRIPT, out, "tune"], env, code=2)
-        assert "unknown stage 'tune'" in bad.stderr, bad.stderr
-        bare = run(["bash", SCRIPT, os.path.join(tmp, "fresh"), "selfplay"], env_later, code=2)
-        assert "missing" in bare.stderr, bare.stderr
-        for bad_setting in [{"SEEDS": "9-3"}, {"GAMES": "4k"}, {"THREADS": "two"}]:
-            run(["bash", SCRIPT, out, "selfplay"], dict(env, **bad_setting), code=2)
-        os.remove(os.path.join(out, "fit.done"))
-        clash = run(["bash", SCRIPT, out, "fit"], dict(env, BASE_SELFPLAY=os.path.join(out, "sp/WTH_SELF_S1.wtb")),
-                    code=2)
-        assert "has the name of seed 1" in clash.stderr, clash.stderr
-        shutil.rmtree(os.path.join(out, "sp"))
-        nogames = run(["bash", SCRIPT, out, "fit"], env, code=1)
-        assert "seed 1's games are missing" in nogames.stderr, nogames.stderr
-        failing = run(["bash", SCRIPT, out, "selfplay"], dict(env, SELFPLAY_ARGS="--depth 99"), code=1)
-        assert "reversi-train selfplay failed" in failing.stderr, failing.stderr
-        assert "--depth: 99 is out of range" in failing.stderr, failing.stderr
+        fit_log, first_searched = check_first_run(out, env, have_hard)
+        check_kept_and_schedules(out, env)
+        check_replayed_seed(out, env)
+        check_refit(out, env, env_later, fit_log, first_searched)
+        check_refusals(tmp, out, env, env_later)
     print("retrain.sh: all stages, resumption, replay and refusals as expected")
     return 0
 
