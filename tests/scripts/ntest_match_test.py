@@ -8,7 +8,9 @@ Usage: ntest_match_test.py --engine PATH --match PATH
 The calibration match must leave its games and the limit it chose (OUT.limit, "tc=S+0" with S = 30.8 x
 the stand-in's mean ms/move in the calibration's records, at least 0.05), the match must be played at that
 limit (the summary of 2 games, the time-ratio line), and --resume must reuse the kept limit instead of
-calibrating again.
+calibrating again. With EVAL_FILES the match must be a gauntlet of NTest against one engine per weights
+file (each given its file as option.EvalFile, the results log says so), summarised from each engine's side
+with its own time ratio; bad EVAL_FILES entries must be refused (exit 2) before anything is played.
 """
 import argparse
 import os
@@ -24,10 +26,34 @@ SCRIPT = os.path.join(ROOT, "tools", "scripts", "ntest-match.sh")
 TIMES = os.path.join(ROOT, "tools", "scripts", "ggf-times.py")
 
 
-def run(args, env):
+WEIGHTS = os.path.abspath(os.path.join(ROOT, "engine", "data", "pattern.weights"))
+
+
+def run(args, env, code=0):
     r = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
-    assert r.returncode == 0, f"{args}: exit {r.returncode}\n{r.stdout}\n{r.stderr}"
+    assert r.returncode == code, f"{args}: exit {r.returncode}, expected {code}\n{r.stdout}\n{r.stderr}"
     return r
+
+
+def check_gauntlet(tmp, env):
+    """EVAL_FILES: NTest against one engine per weights file, each summarised from its own side."""
+    out = os.path.join(tmp, "g")
+    g = run(["bash", SCRIPT, tmp, "2", "depth=2", "4", out], dict(env, EVAL_FILES=f"a={WEIGHTS},b={WEIGHTS}"))
+    print(g.stdout.strip())
+    for name in ["a", "b"]:
+        assert re.search(rf"^{name} vs ntest: 2 games, W/D/L \d+/\d+/\d+, Elo ", g.stdout, re.M), g.stdout
+        assert re.search(rf"^time ratio \({name} / NTest\) ", g.stdout, re.M), g.stdout
+    with open(out + ".log") as f:
+        header = f.readline()
+    for name in ["a", "b"]:
+        assert re.search(rf"\[name={name} [^]]*option\.EvalFile={re.escape(WEIGHTS)}", header), header
+    assert "tournament=gauntlet" in header, header
+    for bad in ["ntest=" + WEIGHTS, f"a={WEIGHTS},a={WEIGHTS}", "a=" + os.path.join(tmp, "missing.weights"),
+                "a", "a b=" + WEIGHTS, ","]:
+        refused = run(["bash", SCRIPT, tmp, "2", "depth=2", "4", os.path.join(tmp, "bad")], dict(env, EVAL_FILES=bad),
+                      code=2)
+        assert "EVAL_FILES" in refused.stderr, refused.stderr
+        assert not os.path.exists(os.path.join(tmp, "bad.log")), f"a match was played with EVAL_FILES={bad}"
 
 
 def main():
@@ -63,7 +89,8 @@ def main():
         again = run(["bash", SCRIPT, tmp, "2", "equal", "8", out, "--", "--resume"], env)
         assert f"resuming with ours {limit}" in again.stderr, again.stderr
         assert "calibrating" not in again.stderr, again.stderr
-    print("ntest-match: 1 passed, 0 failed")
+        check_gauntlet(tmp, env)
+    print("ntest-match: 2 passed, 0 failed")
     return 0
 
 

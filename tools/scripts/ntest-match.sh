@@ -16,11 +16,13 @@
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
 # Environment: ENGINE (default build/release/protocol/reversi-engine), MATCH (default
 # build/release/tools/reversi-match), OPENINGS (default ../shared/data/openings/xot/openingssmall.txt),
-# NICE (default 0), CAL_GAMES (default 40).
+# NICE (default 0), CAL_GAMES (default 40), EVAL_FILES (NAME=WEIGHTS,NAME=WEIGHTS,...: a gauntlet in which
+# NTest meets one engine per weights file, each ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT, GAMES
+# games each, named NAME in the records and the summary; the calibration plays ENGINE as it is).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -42,13 +44,47 @@ openings=${OPENINGS:-../shared/data/openings/xot/openingssmall.txt}
 moves_per_clock=30.8
 # Mean ms/move of `name` in ggf-times.py's output (its line "name: N timed moves, mean M ms/move, ...").
 mean_ms() { sed -n "s/^$2: .* mean \([0-9.]*\) ms\/move.*/\1/p" <<<"$1"; }
-play() {  # play OUT_PREFIX GAMES OUR_LIMIT [EXTRA...]
-  local prefix=$1 n=$2 limit=$3
-  shift 3
-  # shellcheck disable=SC2086  # the limit is a list of keys
-  nice -n "${NICE:-0}" "$match" \
-    --engine name=reversi cmd="$engine" $limit \
-    --engine name=ntest cmd="$ntest_dir/ntest x" dir="$ntest_dir" proto=nboard depth="$depth" \
+# The engines that meet NTest: "reversi" (ENGINE as it is), or one per EVAL_FILES entry.
+names=(reversi)
+files=("")
+if [ -n "${EVAL_FILES:-}" ]; then
+  names=()
+  files=()
+  IFS=, read -ra entries <<<"$EVAL_FILES"
+  for entry in "${entries[@]}"; do
+    name=${entry%%=*}
+    file=${entry#*=}
+    [[ "$entry" == *=* && "$name" =~ ^[A-Za-z0-9_-]+$ && "$name" != ntest ]] ||
+      { echo "ntest-match: EVAL_FILES: '$entry' is not NAME=WEIGHTS (NAME: letters, digits, _ or -; not ntest)" >&2; exit 2; }
+    for seen in "${names[@]}"; do
+      [ "$seen" != "$name" ] || { echo "ntest-match: EVAL_FILES: the name '$name' is given twice" >&2; exit 2; }
+    done
+    if [ ! -f "$file" ] || [ ! -r "$file" ]; then
+      echo "ntest-match: EVAL_FILES: $file (for $name) is not a readable file" >&2
+      exit 2
+    fi
+    names+=("$name")
+    files+=("$(cd "$(dirname "$file")" && pwd)/$(basename "$file")")
+  done
+  [ ${#names[@]} -gt 0 ] || { echo "ntest-match: EVAL_FILES: no NAME=WEIGHTS entry in '$EVAL_FILES'" >&2; exit 2; }
+fi
+play() {  # play OUT_PREFIX GAMES OUR_LIMIT ENGINES [EXTRA...]: ENGINES "plain" (ENGINE as it is) or "each"
+  local prefix=$1 n=$2 limit=$3 which=$4
+  shift 4
+  local ntest=(--engine name=ntest cmd="$ntest_dir/ntest x" dir="$ntest_dir" proto=nboard depth="$depth")
+  local engines=() i
+  if [ "$which" = plain ] || [ -z "${EVAL_FILES:-}" ]; then
+    # shellcheck disable=SC2206  # the limit is a list of keys
+    engines=(--engine name=reversi cmd="$engine" $limit "${ntest[@]}")
+  else
+    # NTest first: a gauntlet plays the first engine against each other one.
+    engines=("${ntest[@]}" --tournament gauntlet)
+    for i in "${!names[@]}"; do
+      # shellcheck disable=SC2206  # the limit is a list of keys
+      engines+=(--engine name="${names[$i]}" cmd="$engine" $limit option.EvalFile="${files[$i]}")
+    done
+  fi
+  nice -n "${NICE:-0}" "$match" "${engines[@]}" \
     --openings "$openings" --games "$n" --concurrency 1 --progress off --out "$prefix" "$@"
 }
 resume=0
@@ -63,20 +99,35 @@ elif [ "$ours" = equal ]; then
   done
   rm -f "$out-cal".*
   echo "ntest-match: calibrating, ${CAL_GAMES:-40} games (ours tc=1+0) -> $out-cal" >&2
-  play "$out-cal" "${CAL_GAMES:-40}" "tc=1+0" "${concurrency[@]}" >/dev/null
+  play "$out-cal" "${CAL_GAMES:-40}" "tc=1+0" plain "${concurrency[@]}" >/dev/null
   ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$out-cal.ggf")" ntest)
   [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in $out-cal.ggf" >&2; exit 1; }
   ours="tc=$(python3 -c "print(f'{max($ntest_ms * $moves_per_clock / 1000, 0.05):.2f}')")+0"
   echo "ntest-match: NTest ${ntest_ms} ms/move at depth $depth: ours $ours" >&2
   echo "$ours" >"$out.limit"
 fi
-play "$out" "$games" "$ours" "$@"
+play "$out" "$games" "$ours" each "$@"
+if [ -n "${EVAL_FILES:-}" ]; then
+  # The gauntlet's pairings read "ntest vs NAME" (NTest's side): each engine of ours from its own side.
+  # An Elo of null in the JSON is infinite: its sign is the side that scored more.
+  python3 -c "import json, sys
+def ours(x, ntest_score):
+    return f'{-x:+.1f}' if x is not None else ('+inf' if ntest_score < 0.5 else '-inf')
+for p in json.load(open(sys.argv[1]))['pairings']:
+    w, d, l, s = p['losses'], p['draws'], p['wins'], p['score']
+    lo, hi = p['elo_ci95']
+    print(f\"{p['engines'][1]} vs ntest: {p['games']} games, W/D/L {w}/{d}/{l}, Elo {ours(p['elo'], s)}\"
+          f\" [{ours(hi, s)}, {ours(lo, s)}]\")" "$out.json"
+fi
 times=$(python3 tools/scripts/ggf-times.py "$out.ggf")
 echo "$times"
-ours_ms=$(mean_ms "$times" reversi)
 ntest_ms=$(mean_ms "$times" ntest)
-if [ -n "$ours_ms" ] && [ -n "$ntest_ms" ]; then
+for name in "${names[@]}"; do
+  ours_ms=$(mean_ms "$times" "$name")
+  if [ -z "$ours_ms" ] || [ -z "$ntest_ms" ]; then continue; fi
+  label="ours / NTest"
+  [ -z "${EVAL_FILES:-}" ] || label="$name / NTest"
   # NTest's moves can all be recorded as 0 ms (the records' resolution is 1 ms): no ratio then.
-  python3 -c "o, n = $ours_ms, $ntest_ms
-print('time ratio (ours / NTest) undefined: NTest took 0 ms a move' if n == 0 else f'time ratio (ours / NTest) {o / n:.2f}' + ('' if 1 / 1.2 <= o / n <= 1.2 else ': not equal time (outside 0.83-1.2)'))"
-fi
+  python3 -c "o, n, label = $ours_ms, $ntest_ms, '$label'
+print(f'time ratio ({label}) undefined: NTest took 0 ms a move' if n == 0 else f'time ratio ({label}) {o / n:.2f}' + ('' if 1 / 1.2 <= o / n <= 1.2 else ': not equal time (outside 0.83-1.2)'))"
+done
