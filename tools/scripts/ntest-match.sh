@@ -16,9 +16,9 @@
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
 # Environment: ENGINE (default build/release/protocol/reversi-engine), MATCH (default
 # build/release/tools/reversi-match), OPENINGS (default ../shared/data/openings/xot/openingssmall.txt),
-# NICE (default 0), CAL_GAMES (default 40), EVAL_FILES (NAME=WEIGHTS,NAME=WEIGHTS,...: a gauntlet in which
-# NTest meets one engine per weights file, each ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT, GAMES
-# games each, named NAME in the records and the summary; the calibration plays ENGINE as it is).
+# NICE (default 0), CAL_GAMES (default 40), EVAL_FILES (NAME=WEIGHTS,...: a gauntlet, NTest against one
+# engine per weights file, ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT, GAMES games each, named NAME;
+# the calibration plays ENGINE as it is). Relative paths are taken from the project root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
