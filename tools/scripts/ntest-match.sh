@@ -46,7 +46,6 @@ moves_per_clock=30.8
 mean_ms() { sed -n "s/^$2: .* mean \([0-9.]*\) ms\/move.*/\1/p" <<<"$1"; }
 # The engines that meet NTest: "reversi" (ENGINE as it is), or one per EVAL_FILES entry.
 names=(reversi)
-files=("")
 if [ -n "${EVAL_FILES:-}" ]; then
   names=()
   files=()
@@ -64,7 +63,7 @@ if [ -n "${EVAL_FILES:-}" ]; then
       exit 2
     fi
     names+=("$name")
-    files+=("$(cd "$(dirname "$file")" && pwd)/$(basename "$file")")
+    files+=("$(realpath "$file")")
   done
   [ ${#names[@]} -gt 0 ] || { echo "ntest-match: EVAL_FILES: no NAME=WEIGHTS entry in '$EVAL_FILES'" >&2; exit 2; }
 fi
