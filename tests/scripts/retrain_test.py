@@ -82,8 +82,9 @@ def make_inputs(tmp, train):
 
 
 def check_first_run(out, env, have_hard):
-    """The whole run leaves every stage's output. Returns (the fit log, its number of searched scores)."""
-    first = run(["bash", SCRIPT, out], env)
+    """The whole run leaves every stage's output. Returns (the fit log, its number of searched scores).
+    The script is run as docs/eval.md runs it, without bash in front: it must be executable."""
+    first = run([SCRIPT, out], env)
     print(first.stderr.strip())
     for name in ["sp/WTH_SELF_S1.wtb", "sp/WTH_SELF_S2.wtb", "search.ckpt", "fit.weights", "fit.done",
                  "cal1.weights", "cal2.weights", "pattern.weights", "bin/reversi-train", "search.weights"]:
