@@ -173,6 +173,23 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
     };
     CHECK(read_all(games) == read_all(games2));
     CHECK(read_all(games).size() == 16 + 6 * 68);
+    // --date dates the header (century, year, month, day; the games' year) and changes nothing else, so
+    // a file remade later with its original date is the same byte for byte.
+    const std::string dated = (dir / "dated.wtb").string();
+    REQUIRE(run(common + " --date 2024-02-29 --out " + dated).status == 0);
+    const std::string d = read_all(dated), u = read_all(games);
+    REQUIRE(d.size() == u.size());
+    CHECK(d.substr(0, 4) == std::string("\x14\x18\x02\x1d", 4));
+    CHECK(d.substr(10, 2) == std::string("\xe8\x07", 2));
+    CHECK(d.substr(4, 6) == u.substr(4, 6));
+    CHECK(d.substr(12) == u.substr(12));
+    for (const char* date : {"2023-02-29", "2024-13-01", "2024-04-31", "24-02-29", "2024-2-290", "2024-02-29x",
+                             "1899-12-31", "2024/02/29", ""}) {
+        CAPTURE(date);
+        const Run bad_date = run(common + " --date '" + date + "' --out " + dated);
+        CHECK(WEXITSTATUS(bad_date.status) == 2);
+        CHECK(bad_date.output.find("--date must be YYYY-MM-DD") != std::string::npos);
+    }
     // The trainer reads them like tournament games: every position from 12 empties on has an exact target.
     const Run train = run("train --wthor " + (dir / "games").string() + " --exact-empties 12 --iterations 2 --out " +
                           (dir / "w.weights").string());

@@ -31,8 +31,10 @@ int main(int argc, char** argv) {
         "          phase and node depth, deep = a * shallow + b and the residual sigma; --out writes IN + the\n"
         "          model (with --keep-model, IN's calibrated cells stay and the run adds only those IN lacks)\n"
         "  selfplay [--openings XOT] [--games N] [--depth D] [--random-plies K] [--exact-from E] [--threads N]\n"
-        "          --out FILE.wtb  games of the engine against itself from XOT openings (K random plies after\n"
-        "          the opening, then depth-D searches, perfect play from E empties), as a WTHOR file for train;\n"
+        "          [--date YYYY-MM-DD] --out FILE.wtb  games of the engine against itself from XOT openings (K\n"
+        "          random plies after the opening, then depth-D searches, perfect play from E empties), as a\n"
+        "          WTHOR file for train (its header dated --date, default today: a file remade with its date is\n"
+        "          the same byte for byte);\n"
         "          with --queue redis://HOST:PORT/NAME the games are played by selfplay-workers (the same file)\n"
         "  selfplay-worker --queue redis://HOST:PORT/NAME [--threads N]  plays the batches of a distributed\n"
         "          selfplay job (docs/scale.md)\n"
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
          {"games", true, "selfplay: number of games (default 1000)"},
          {"random-plies", true, "selfplay: uniformly random moves after the opening (default 2)"},
          {"exact-from", true, "selfplay: perfect play (endgame solver) from this many empties (default 20)"},
+         {"date", true, "selfplay: creation date in the file's header, YYYY-MM-DD (default today, UTC)"},
          {"exact-empties", true,
           "train: exact targets from the endgame solver for positions with at most N empties (default 12, max 24)"},
          {"targets", true,

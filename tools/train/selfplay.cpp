@@ -94,6 +94,24 @@ std::string SelfPlayJob::fingerprint() const {
     return text + " (" + std::to_string(openings.size()) + " openings)";
 }
 
+namespace {
+
+// "YYYY-MM-DD" (a real calendar date, year 1900-2155: WTHOR keeps the century and year in two bytes).
+Expected<bool> parse_date(const std::string& text, SelfPlayJob& job) {
+    const auto bad = [&] { return make_error("selfplay: --date must be YYYY-MM-DD, not '" + text + "'"); };
+    int y = 0, m = 0, d = 0;
+    char tail = 0;
+    if (text.size() != 10 || std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3) return bad();
+    if (text[4] != '-' || text[7] != '-' || y < 1900 || y > 2155 || m < 1 || m > 12 || d < 1) return bad();
+    constexpr int kDays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    if (d > kDays[m - 1] || (m == 2 && d == 29 && !leap)) return bad();
+    job.year = y, job.month = m, job.day = d;
+    return true;
+}
+
+}  // namespace
+
 Expected<SelfPlayJob> selfplay_job(const cli::ParsedArgs& args, bool need_out) {
     const auto games = args.get_int("games", 1000, 1, 10000000);
     const auto depth = args.get_int("depth", 6, 1, 30);
@@ -117,6 +135,9 @@ Expected<SelfPlayJob> selfplay_job(const cli::ParsedArgs& args, bool need_out) {
     job.out = args.get("out", "");
     if (need_out && (job.out.empty() || !job.out.ends_with(".wtb"))) return make_error("selfplay needs --out FILE.wtb");
     job.openings_path = args.get("openings", "../shared/data/openings/xot/openingslarge.txt");
+    if (args.has("date")) {
+        if (auto date = parse_date(args.get("date", ""), job); !date) return date.error();
+    }
     return job;
 }
 
@@ -149,11 +170,14 @@ Expected<data::WthorGame> play_selfplay_game(const SelfPlayJob& job, std::size_t
 
 int write_selfplay_file(const SelfPlayJob& job, std::vector<data::WthorGame> games, double seconds) {
     data::WthorFile file;
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    file.header =
-        data::WthorHeader{1900 + utc.tm_year, utc.tm_mon + 1, utc.tm_mday, 0, 1900 + utc.tm_year, 8, 0, job.exact_from};
+    int year = job.year, month = job.month, day = job.day;
+    if (year == 0) {
+        const std::time_t now = std::time(nullptr);
+        std::tm utc{};
+        gmtime_r(&now, &utc);
+        year = 1900 + utc.tm_year, month = utc.tm_mon + 1, day = utc.tm_mday;
+    }
+    file.header = data::WthorHeader{year, month, day, 0, year, 8, 0, job.exact_from};
     file.games = std::move(games);
     if (auto written = data::write_wthor_file(job.out, file); !written) {
         std::fprintf(stderr, "reversi-train: %s\n", written.error().message.c_str());

@@ -26,6 +26,9 @@ struct SelfPlayJob {
     std::string openings_path;
     std::vector<data::Opening> openings;
     std::string out;
+    // The creation date in the file's header (--date YYYY-MM-DD); 0 = today (UTC). Only the header
+    // depends on it: a file remade with its original --date is the same byte for byte.
+    int year = 0, month = 0, day = 0;
 
     // The options that decide the games (not --threads, --out), as "--name value" tokens: what a
     // distributed job hands its workers, who rebuild the job from them.
