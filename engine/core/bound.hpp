@@ -14,6 +14,14 @@ enum class Bound : std::uint8_t { Exact, Lower, Upper };
     return score <= alpha ? Bound::Upper : (score >= beta ? Bound::Lower : Bound::Exact);
 }
 
+// bound_of for a score on the closed scale -max..max (the endgame's disc difference): a score at the end
+// of the scale it failed towards is exact, since nothing lies beyond it (a wipeout found with the full
+// window (-64, 64) fails high at 64: at least 64, so 64).
+[[nodiscard]] constexpr Bound bound_on_scale(int score, int alpha, int beta, int max) noexcept {
+    const Bound b = bound_of(score, alpha, beta);
+    return (b == Bound::Lower && score >= max) || (b == Bound::Upper && score <= -max) ? Bound::Exact : b;
+}
+
 // The bound of the negated score (the other side's view): a lower bound becomes an upper one.
 [[nodiscard]] constexpr Bound negated(Bound b) noexcept {
     return b == Bound::Lower ? Bound::Upper : (b == Bound::Upper ? Bound::Lower : b);

@@ -298,7 +298,7 @@ void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi
     RootProgress p;
     p.move = best;
     p.score = score;
-    p.bound = bound_of(score, lo, hi);
+    p.bound = bound_on_scale(score, lo, hi, kScoreMax);
     p.new_best = true;
     p.pass_end = true;
     p.selectivity_level = level;
@@ -395,7 +395,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     if (!legal_moves(P, O)) {
         if (!legal_moves(O, P)) {
             result.score = final_score(P, popcount(~(P | O)));
-            result.bound = bound_of(result.score, alpha, beta);
+            result.bound = bound_on_scale(result.score, alpha, beta, kScoreMax);
             result.nodes = 1;
             return result;
         }
@@ -542,7 +542,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
 
     if (result.best_move != kPass) result.best_move = best;
     result.score = sign * score;
-    result.bound = bound_of(score, alpha, beta);
+    result.bound = bound_on_scale(score, alpha, beta, kScoreMax);
     if (sign < 0) {
         result.bound = negated(result.bound);
     }

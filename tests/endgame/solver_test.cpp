@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 #include <algorithm>
@@ -259,6 +260,8 @@ TEST_CASE("EndgameSolver: errors, finished games, passes and stop") {
     REQUIRE(done);
     CHECK(done->best_move == kNoMove);
     CHECK(done->score == over->final_score());
+    CHECK(done->score == -64);
+    CHECK(done->bound == Bound::Exact);  // -64 with the window (-64, 64): nothing lies below it
 
     // The side to move must pass: best move is pass and the score is minus the opponent's.
     for (const auto& pos : endgame_test::positions_with_empties(12, 400, 99)) {
@@ -277,6 +280,50 @@ TEST_CASE("EndgameSolver: errors, finished games, passes and stop") {
     REQUIRE(s);
     CHECK(!s->completed);
     CHECK((start.moves() & square_bit(s->best_move)) != 0);
+}
+
+TEST_CASE("EndgameSolver: a wipeout is an exact score at any window, not a bound") {
+    // Two positions from self-play where the side to move wipes the board (64) or is wiped out (-64):
+    // the full window fails high at 64 (or low at -64), and nothing lies beyond, so the score is exact;
+    // so is any fail-soft score that reaches the end of the scale with a narrower window.
+    endgame::EndgameSolver solver(1);
+    std::atomic<bool> stop{false};
+    struct Case {
+        const char* board;
+        int score;
+    };
+    for (const Case c : {Case{"--OOOOOOO-OOOOOOO-OOOOOOOXOOOOOOOXOOOOOOOOOOOOOOOOOOOOOOOOOOOOOO O", 64},
+                         Case{"OOOO--O-OOOOXOO-OOOOO-OOOOOOOXXOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOO- X", -64}}) {
+        CAPTURE(c.board);
+        const auto pos = parse_board(c.board);
+        REQUIRE(pos);
+        REQUIRE(plain_solve(*pos) == c.score);
+        for (const auto& [alpha, beta] : {std::pair{-64, 64}, std::pair{0, 10}, std::pair{-10, 0}, std::pair{-64, -63},
+                                          std::pair{63, 64}}) {
+            CAPTURE(alpha);
+            CAPTURE(beta);
+            endgame::SolveOptions options;
+            options.alpha = alpha;
+            options.beta = beta;
+            const auto r = solver.solve(*pos, options, stop);
+            REQUIRE(r);
+            REQUIRE(r->completed);
+            if (r->bound == Bound::Exact || (alpha == -64 && beta == 64)) {
+                CHECK(r->score == c.score);
+                CHECK(r->bound == Bound::Exact);
+            } else {
+                // A fail-soft bound short of the end of the scale, on the right side of the score.
+                CHECK(r->bound == (c.score > 0 ? Bound::Lower : Bound::Upper));
+                CHECK(std::abs(r->score) < 64);
+                CHECK((c.score > 0 ? r->score >= beta : r->score <= alpha));
+            }
+        }
+    }
+    static_assert(bound_on_scale(64, -64, 64, 64) == Bound::Exact);
+    static_assert(bound_on_scale(-64, -64, 64, 64) == Bound::Exact);
+    static_assert(bound_on_scale(12, -64, 12, 64) == Bound::Lower);
+    static_assert(bound_on_scale(-64, -63, 64, 64) == Bound::Exact);
+    static_assert(bound_on_scale(63, 63, 64, 64) == Bound::Upper);
 }
 
 TEST_CASE("EndgameSolver: a hand-set board with 35 legal moves is listed whole and searched") {
