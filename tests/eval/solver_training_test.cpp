@@ -10,6 +10,7 @@
 
 #include "engine/board/random_move.hpp"
 #include "engine/board/variant.hpp"
+#include "engine/data/wthor_writer.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
 #include "tests/support/game_records.hpp"
@@ -312,4 +313,124 @@ TEST_CASE("training set: two build threads give the same samples as one") {
         REQUIRE((*one)[i].target == (*two)[i].target);
         REQUIRE((*one)[i].count == (*two)[i].count);
     }
+}
+
+TEST_CASE("targets of one game: perfect play from the theory depth gives the solver's targets without solves") {
+    // Random moves down to 12 empties, then perfect play (the last best move of plain minimax, unlike the
+    // trainer's solver, which takes the first): the file's theoretical score is the final score from
+    // 12 empties on. With perfect_from_theory, no position is solved and every target is the same.
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        CAPTURE(seed);
+        std::mt19937_64 rng(seed);
+        data::WthorGame game = testing::play_recorded_game([&rng](const Position& pos) {
+            if (pos.empty_count() > 12) return random_legal_move(pos, rng);
+            Move last_best = kNoMove;
+            const int value = minimax(pos);
+            for (int sq : squares(pos.moves())) {
+                if (-minimax(pos.play(sq)) == value) last_best = static_cast<Move>(sq);
+            }
+            return last_best;
+        });
+        game.theoretical_black_score = game.black_score;
+        for (const int limit : {10, 12}) {
+            CAPTURE(limit);
+            TargetPolicy policy;
+            policy.exact_empties = limit;
+            int solved_calls = 0, perfect_calls = 0;
+            policy.solver = counting_minimax_solver(solved_calls);
+            TargetStats solved_stats, perfect_stats;
+            auto solved = game_samples(game, 12, policy, solved_stats);
+            policy.solver = counting_minimax_solver(perfect_calls);
+            policy.perfect_from_theory = true;
+            auto perfect = game_samples(game, 12, policy, perfect_stats);
+            REQUIRE(solved);
+            REQUIRE(perfect);
+            CHECK(*perfect == *solved);
+            CHECK(perfect_stats.exact == solved_stats.exact);
+            CHECK(perfect_stats.blended == solved_stats.blended);
+            CHECK(solved_calls > 0);
+            CHECK(perfect_calls == 0);
+            CHECK(perfect_stats.solves == 0);
+        }
+        // A file whose score is not perfect play's (one disc off) gives other targets: the check that
+        // the trainer makes on every kPerfectPlayCheck-th game catches it.
+        game.theoretical_black_score = game.black_score + 1;
+        TargetPolicy policy;
+        policy.exact_empties = 12;
+        policy.solver = minimax_solver;
+        TargetStats stats;
+        auto solved = game_samples(game, 12, policy, stats);
+        policy.perfect_from_theory = true;
+        auto wrong = game_samples(game, 12, policy, stats);
+        REQUIRE(solved);
+        REQUIRE(wrong);
+        CHECK(*wrong != *solved);
+    }
+}
+
+TEST_CASE("training set: self-play files marked perfect are built without solves, checked, and cached apart") {
+    const std::string dir = train_temp_path("perfect");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    // 130 games: random moves to 10 empties, then perfect play; the theoretical score is the final score.
+    data::WthorFile file;
+    file.header = data::WthorHeader{2026, 11, 30, 0, 2026, 8, 0, 10};
+    std::mt19937_64 rng(5);
+    for (int g = 0; g < 130; ++g) {
+        file.games.push_back(testing::play_recorded_game([&rng](const Position& pos) {
+            return pos.empty_count() > 10 ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
+        }));
+        file.games.back().theoretical_black_score = file.games.back().black_score;
+    }
+    const std::string path = dir + "/WTH_SELF_S1.wtb";
+    REQUIRE(data::write_wthor_file(path, file));
+    BuildConfig build;
+    build.wthor_files = {path};
+    build.policy.exact_empties = 10;
+    std::atomic<int> calls{0};
+    build.solver_factory = [&calls]() -> ExactSolver {
+        return [&calls](const Position& p) {
+            ++calls;
+            return minimax_solver(p);
+        };
+    };
+    BuildReport solved_report;
+    auto solved = build_training_set(build, solved_report);
+    REQUIRE(solved);
+    const int solved_calls = calls.exchange(0);
+    build.perfect_play_files = {path};
+    build.cache_dir = dir + "/cache";
+    std::filesystem::create_directories(build.cache_dir);
+    BuildReport perfect_report;
+    auto perfect = build_training_set(build, perfect_report);
+    REQUIRE(perfect);
+    // Three games of 130 are checked (0, 64, 128): a few solves instead of every game's.
+    CHECK(calls > 0);
+    CHECK(calls * 20 < solved_calls);
+    CHECK(perfect_report.stats.solves == static_cast<std::uint64_t>(calls));
+    CHECK(perfect_report.stats.exact == solved_report.stats.exact);
+    REQUIRE(perfect->size() == solved->size());
+    for (std::size_t i = 0; i < perfect->size(); ++i) {
+        REQUIRE((*perfect)[i].player == (*solved)[i].player);
+        REQUIRE((*perfect)[i].target == (*solved)[i].target);
+    }
+    // Its cache is read back as a perfect-play file only.
+    BuildReport again;
+    REQUIRE(build_training_set(build, again));
+    CHECK(again.cached_files == 1);
+    build.perfect_play_files.clear();
+    BuildReport unmarked;
+    REQUIRE(build_training_set(build, unmarked));
+    CHECK(unmarked.cached_files == 0);
+    // A game 64 whose score is off by one disc: the check names it.
+    file.games[64].theoretical_black_score += 1;
+    REQUIRE(data::write_wthor_file(path, file));
+    std::filesystem::remove_all(build.cache_dir);
+    std::filesystem::create_directories(build.cache_dir);
+    build.perfect_play_files = {path};
+    BuildReport bad_report;
+    auto bad = build_training_set(build, bad_report);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("game 65: not played perfectly") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }

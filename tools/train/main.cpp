@@ -45,6 +45,10 @@ int main(int argc, char** argv) {
          {"cache", true, "train: folder for per-file sample caches (resumable build)"},
          {"resume", false, "train: keep the phases already fitted in --out"},
          {"selfplay", true, "train: also these WTHOR files (comma-separated), e.g. written by selfplay"},
+         {"selfplay-perfect", false,
+          "train: the --selfplay files play perfectly from their theory depth, as selfplay writes them: their "
+          "exact targets there are the theoretical score, without solves (every 64th game is still solved; a "
+          "difference is an error)"},
          {"openings", true,
           "selfplay: XOT opening transcripts (default ../shared/data/openings/xot/openingslarge.txt)"},
          {"games", true, "selfplay: number of games (default 1000)"},

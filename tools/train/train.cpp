@@ -9,6 +9,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -284,7 +285,9 @@ int run_train(const cli::ParsedArgs& args) {
         return 1;
     }
 
-    // Extra game files (self-play), after the tournament files.
+    // Extra game files (self-play), after the tournament files; with --selfplay-perfect, their games
+    // play perfectly from their theory depth (as selfplay writes them) and need no solves there.
+    std::set<std::string> perfect_play;
     for (std::string rest = args.get("selfplay", ""); !rest.empty();) {
         const auto comma = rest.find(',');
         const std::string f = rest.substr(0, comma);
@@ -295,9 +298,11 @@ int run_train(const cli::ParsedArgs& args) {
             return 1;
         }
         files->push_back(f);
+        if (args.has("selfplay-perfect")) perfect_play.insert(f);
     }
     BuildConfig build;
     build.wthor_files = *files;
+    build.perfect_play_files = std::move(perfect_play);
     build.cache_dir = args.get("cache", "");
     if (!build.cache_dir.empty()) std::filesystem::create_directories(build.cache_dir);
     build.max_games = static_cast<std::uint64_t>(*max_games);

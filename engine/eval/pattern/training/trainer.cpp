@@ -28,9 +28,11 @@ std::string cache_path(const BuildConfig& config, const std::string& path) {
 Expected<FileResult> build_file(const BuildConfig& config, const TargetPolicy& policy, const std::string& path,
                                 std::uint64_t& games_left) {
     FileResult result;
+    const bool perfect = config.perfect_play_files.contains(path);
+    const std::uint32_t tag = config.policy_tag | (perfect ? kPerfectPlayTag : 0);
     const std::string cache = cache_path(config, path);
     if (!cache.empty() && std::filesystem::exists(cache)) {
-        if (auto cached = load_samples(cache, config.policy_tag)) {
+        if (auto cached = load_samples(cache, tag)) {
             result.samples = std::move(*cached);
             result.cached = true;
             return result;
@@ -38,13 +40,25 @@ Expected<FileResult> build_file(const BuildConfig& config, const TargetPolicy& p
     }
     auto file = data::read_wthor_file(path);
     if (!file) return file.error();
+    TargetPolicy file_policy = policy;
+    file_policy.perfect_from_theory = perfect;
     for (std::size_t g = 0; g < file->games.size() && games_left > 0; ++g, --games_left) {
-        auto game = game_samples(file->games[g], file->header.theory_depth, policy, result.stats);
-        if (!game) return make_error("WTHOR " + path + ", game " + std::to_string(g + 1) + ": " + game.error().message);
+        const auto where = [&] { return "WTHOR " + path + ", game " + std::to_string(g + 1) + ": "; };
+        auto game = game_samples(file->games[g], file->header.theory_depth, file_policy, result.stats);
+        if (!game) return make_error(where() + game.error().message);
+        if (perfect && g % kPerfectPlayCheck == 0) {
+            TargetStats checked;  // only its solves count: the game's targets are counted once
+            auto solved = game_samples(file->games[g], file->header.theory_depth, policy, checked);
+            result.stats.solves += checked.solves;
+            if (!solved || *solved != *game)
+                return make_error(where() + "not played perfectly from its theory depth (" +
+                                  std::to_string(file->header.theory_depth) +
+                                  " empties): the solver's targets differ from its theoretical score");
+        }
         result.samples.insert(result.samples.end(), game->begin(), game->end());
     }
     if (!cache.empty()) {
-        auto saved = save_samples(cache, config.policy_tag, result.samples);
+        auto saved = save_samples(cache, tag, result.samples);
         if (!saved) return saved.error();
     }
     return result;

@@ -4,6 +4,7 @@
 // saved as soon as it is fitted (an interrupted fit resumes at the first phase not yet in the file).
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace reversi::eval {
 
 struct BuildConfig {
     std::vector<std::string> wthor_files;
+    // The files of wthor_files whose games play perfectly from their theory depth (self-play): built
+    // with policy.perfect_from_theory, cached under their own tag, and every kPerfectPlayCheck-th game
+    // also solved as usual: a difference is an error naming the game.
+    std::set<std::string> perfect_play_files;
     std::string cache_dir;  // empty: no cache
     TargetPolicy policy;
     std::uint32_t policy_tag = 0;  // identifies the policy in cache files (a different tag is rebuilt)
@@ -23,6 +28,10 @@ struct BuildConfig {
     int threads = 1;
     std::function<ExactSolver()> solver_factory;
 };
+
+inline constexpr std::size_t kPerfectPlayCheck = 64;
+// The cache tag of a perfect-play file: its samples were not solved, so a cache of another kind is not taken.
+inline constexpr std::uint32_t kPerfectPlayTag = 0x10000;
 
 struct BuildReport {
     TargetStats stats;

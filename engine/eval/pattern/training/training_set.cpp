@@ -45,6 +45,11 @@ Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int t
     for (std::size_t i = 0; i < line.size(); ++i) {
         const Position& pos = line[i];
         if (pos.empty_count() > policy.exact_empties || !policy.solver) continue;
+        if (policy.perfect_from_theory && pos.empty_count() <= theory_depth) {
+            exact_black[i] = theory_black;  // perfect play from the theory depth: the value never changes
+            if (!anchor_black) anchor_black = theory_black, anchor_empties = pos.empty_count();
+            continue;
+        }
         if (i > 0 && exact_black[i - 1] && best_move == game.moves[i - 1]) {
             exact_black[i] = exact_black[i - 1];  // the game followed a best move: same value
             best_move = kNoMove;

@@ -11,6 +11,10 @@
 //     "anchor" -- the exact score of the line's first solved position (or the final result when the game
 //     ends before the solver limit) -- so that a position near either end takes that end's value;
 //   - otherwise: the game's actual final result (the players' later mistakes are noise).
+// With policy.perfect_from_theory (games played perfectly from the file's theory depth on, as
+// `reversi-train selfplay` plays them), a position the solver would solve that has at most the theory
+// depth's empties takes the theoretical score without a solve: every move of perfect play keeps the
+// minimax value, so the targets are the solver's.
 // Games whose transcript stops before the end are skipped (their actual result is not a final score).
 // Positions are stored in a canonical symmetric form (the least (player, opponent) of the 8 images), so
 // that symmetric duplicates merge; deduplicate() keeps one sample per position with the mean target.
@@ -55,6 +59,7 @@ struct TargetPolicy {
     int exact_empties = 0;  // solve positions with at most this many empties (0: none)
     ExactSolver solver;     // unused when empty
     bool blend = true;      // blend theoretical and exact scores between the solver limit and the theory depth
+    bool perfect_from_theory = false;  // the games play perfectly from the theory depth: no solves there
 };
 
 struct TargetStats {
