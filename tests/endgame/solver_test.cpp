@@ -298,8 +298,8 @@ TEST_CASE("EndgameSolver: a wipeout is an exact score at any window, not a bound
         const auto pos = parse_board(c.board);
         REQUIRE(pos);
         REQUIRE(plain_solve(*pos) == c.score);
-        for (const auto& [alpha, beta] : {std::pair{-64, 64}, std::pair{0, 10}, std::pair{-10, 0}, std::pair{-64, -63},
-                                          std::pair{63, 64}}) {
+        for (const auto& [alpha, beta] :
+             {std::pair{-64, 64}, std::pair{0, 10}, std::pair{-10, 0}, std::pair{-64, -63}, std::pair{63, 64}}) {
             CAPTURE(alpha);
             CAPTURE(beta);
             endgame::SolveOptions options;
