@@ -33,7 +33,7 @@ SHARED_HARD = os.path.join(ROOT, "..", "shared", "data", "endgame-hard", "hard-2
 # The script's settings: the caller's values must not leak into the test.
 SETTINGS = ["SEEDS", "GAMES", "SELFPLAY_ARGS", "OPENINGS", "BASE_SELFPLAY", "WTHOR", "EXACT_EMPTIES", "SEARCH_DEPTH",
             "SEARCH_EMPTIES", "SEARCH_WEIGHT", "SEARCH_WEIGHTS", "FIT_ARGS", "SCHEDULES", "PROBCUT_ARGS", "HARD",
-            "TRAIN", "THREADS", "NICE"]
+            "TRAIN", "THREADS", "NICE", "SELFPLAY_PERFECT"]
 
 
 def searched(log):
@@ -41,6 +41,19 @@ def searched(log):
     found = re.findall(r"(\d+) searched, (\d+) from the checkpoint", log)
     assert found, log
     return tuple(int(x) for x in found[-1])
+
+
+def check_perfect_play(fit_log):
+    """The seeds' games are taken as perfect play from their theory depth (SELFPLAY_PERFECT=1): of a
+    seed's exact targets, only the first game's are solved (the trainer's check), not about half."""
+    lines = re.findall(r"samples \d+/\d+ (\S+): .*?\((\d+) exact from (\d+) solves", fit_log)
+    assert lines, fit_log
+    exact = solves = 0
+    for name, e, n in lines:  # the counts are running totals
+        e, n = int(e), int(n)
+        if name.startswith("WTH_SELF_S"):
+            assert e - exact >= 30 and (n - solves) * 4 < e - exact, (name, e - exact, n - solves)
+        exact, solves = e, n
 
 
 def mtime(out, name):
@@ -95,6 +108,7 @@ def check_first_run(out, env, have_hard):
         fit_log = f.read()
     first_searched, first_from_checkpoint = searched(fit_log)
     assert first_searched > 0 and first_from_checkpoint == 0, fit_log
+    check_perfect_play(fit_log)
     if have_hard:
         with open(os.path.join(out, "measure.txt")) as f:
             measure = f.read()
@@ -161,7 +175,7 @@ def check_refusals(tmp, out, env, env_later):
     assert "unknown stage 'tune'" in bad.stderr, bad.stderr
     bare = run(["bash", SCRIPT, os.path.join(tmp, "fresh"), "selfplay"], env_later, code=2)
     assert "missing" in bare.stderr, bare.stderr
-    for bad_setting in [{"SEEDS": "9-3"}, {"GAMES": "4k"}, {"THREADS": "two"}]:
+    for bad_setting in [{"SEEDS": "9-3"}, {"GAMES": "4k"}, {"THREADS": "two"}, {"SELFPLAY_PERFECT": "yes"}]:
         run(["bash", SCRIPT, out, "selfplay"], dict(env, **bad_setting), code=2)
     os.remove(os.path.join(out, "fit.done"))
     clash = run(["bash", SCRIPT, out, "fit"], dict(env, BASE_SELFPLAY=os.path.join(out, "sp/WTH_SELF_S1.wtb")),

@@ -28,6 +28,8 @@
 #   BASE_SELFPLAY   more WTHOR files for the fit, comma-separated (default engine/data/selfplay/*.wtb)
 #   WTHOR           folder of the WTHOR database (default ../shared/data/wthor)
 #   EXACT_EMPTIES   exact targets up to this many empties (default 16)
+#   SELFPLAY_PERFECT  1 (default): the self-play files (seeds and BASE_SELFPLAY) play perfectly from their
+#                   theory depth, as selfplay writes them: train --selfplay-perfect, no solves there; 0: solved
 #   SEARCH_DEPTH    depth of the searched targets (default 8), SEARCH_EMPTIES (default 30-60),
 #   SEARCH_WEIGHT   their blend weight (default 0.5), SEARCH_WEIGHTS the weights that search them
 #                   (default engine/data/pattern.weights, the shipped ones)
@@ -39,7 +41,7 @@
 #   THREADS         (default 2), NICE (default 5)
 set -euo pipefail
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 out=$(realpath -m -- "$1")
@@ -62,6 +64,8 @@ last=${seeds#*-}
 games=${GAMES:-4000}
 threads=${THREADS:-2}
 niceness=${NICE:-5}
+perfect=${SELFPLAY_PERFECT:-1}
+[[ "$perfect" =~ ^[01]$ ]] || { echo "retrain: SELFPLAY_PERFECT must be 0 or 1, not '$perfect'" >&2; exit 2; }
 for v in "GAMES=$games" "THREADS=$threads" "NICE=$niceness"; do
   [[ "${v#*=}" =~ ^[0-9]+$ ]] || { echo "retrain: ${v%%=*} must be a number, not '${v#*=}'" >&2; exit 2; }
 done
@@ -146,13 +150,15 @@ fit() {
     files="$base,$files"
   fi
   [ ! -f "$out/fit.weights" ] || resume=(--resume)
+  local solves=()
+  [ "$perfect" = 1 ] && solves=(--selfplay-perfect)
   say "fit: $(tr ',' '\n' <<<"$files" | wc -l) self-play files; log $out/fit.log"
   # shellcheck disable=SC2086  # FIT_ARGS is a list of options
   train fit train --wthor "$wthor" --exact-empties "${EXACT_EMPTIES:-16}" \
     --threads "$threads" --cache "$out/cache" --selfplay "$files" \
     --search-depth "${SEARCH_DEPTH:-8}" --search-empties "${SEARCH_EMPTIES:-30-60}" \
     --search-weight "${SEARCH_WEIGHT:-0.5}" --search-weights "$out/search.weights" \
-    --search-checkpoint "$out/search.ckpt" ${FIT_ARGS:-} "${resume[@]}" --out "$out/fit.weights"
+    --search-checkpoint "$out/search.ckpt" ${FIT_ARGS:-} "${solves[@]}" "${resume[@]}" --out "$out/fit.weights"
   drop_calibrations
   touch "$out/fit.done"
   say "fit: done ($out/fit.weights)"
