@@ -183,8 +183,9 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
     CHECK(d.substr(10, 2) == std::string("\xe8\x07", 2));
     CHECK(d.substr(4, 6) == u.substr(4, 6));
     CHECK(d.substr(12) == u.substr(12));
-    for (const char* date : {"2023-02-29", "2024-13-01", "2024-04-31", "24-02-29", "2024-2-290", "2024-02-29x",
-                             "1899-12-31", "2024/02/29", ""}) {
+    for (const char* date :
+         {"2023-02-29", "2024-13-01", "2024-04-31", "24-02-29", "2024-2-290", "2024-02-29x", "1899-12-31", "2024/02/29",
+          "", "2024-+2-29", "2024- 2-29", "2024-02-+9", " 024-02-29", "+024-02-29"}) {
         CAPTURE(date);
         const Run bad_date = run(common + " --date '" + date + "' --out " + dated);
         CHECK(WEXITSTATUS(bad_date.status) == 2);
@@ -210,6 +211,12 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
     const Run board = run("selfplay --openings " + openings + " --out " + games);
     CHECK(WEXITSTATUS(board.status) == 1);
     CHECK(board.output.find("is a board") != std::string::npos);
+    // Random moves that reach --exact-from's empties: the file could not claim perfect play from there.
+    std::ofstream(openings) << "f5d6c4d3c2b3b4b5\n";
+    const Run random_late = run("selfplay --openings " + openings +
+                                " --games 1 --depth 1 --random-plies 60 --exact-from 10 --out " + games);
+    CHECK(WEXITSTATUS(random_late.status) == 1);
+    CHECK(random_late.output.find("within --exact-from 10") != std::string::npos);
     const Run extra = run("train --selfplay /nonexistent.wtb --out " + (dir / "w.weights").string());
     CHECK(WEXITSTATUS(extra.status) == 1);
     for (const char* weight : {"1.5", "0.5:2", "0.5:", "x", "0.5:0.8x"}) {

@@ -189,6 +189,22 @@ def check_refusals(tmp, out, env, env_later):
     assert "--depth: 99 is out of range" in failing.stderr, failing.stderr
 
 
+def check_old_trainer(tmp, env):
+    """A folder whose trainer predates --selfplay-perfect (a stand-in that hides it and refuses it) is
+    fitted with solves, with a warning, instead of failing on the unknown option."""
+    old = os.path.join(tmp, "old-trainer")
+    with open(old, "w") as f:
+        f.write("#!/bin/sh\n"
+                "case \" $* \" in *\" --selfplay-perfect \"*) echo 'unknown option --selfplay-perfect' >&2; exit 2;; esac\n"
+                f"if [ \"$1\" = --help ]; then \"{env['TRAIN']}\" --help 2>&1 | grep -v selfplay-perfect; exit 0; fi\n"
+                f"exec \"{env['TRAIN']}\" \"$@\"\n")
+    os.chmod(old, 0o755)
+    out = os.path.join(tmp, "old-out")
+    r = run([SCRIPT, out, "selfplay", "fit"], dict(env, TRAIN=old))
+    assert "predates --selfplay-perfect: the self-play files are solved" in r.stderr, r.stderr
+    assert os.path.isfile(os.path.join(out, "fit.done"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--train", required=True)
@@ -209,6 +225,7 @@ def main():
         check_replayed_seed(out, env)
         check_refit(out, env, env_later, fit_log, first_searched)
         check_refusals(tmp, out, env, env_later)
+        check_old_trainer(tmp, env)
     print("retrain.sh: all stages, resumption, replay and refusals as expected")
     return 0
 

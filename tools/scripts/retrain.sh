@@ -25,11 +25,13 @@
 #   GAMES           games per seed (default 4000)
 #   SELFPLAY_ARGS   (default "--depth 6 --random-plies 3 --exact-from 16")
 #   OPENINGS        XOT openings of the self-play (default ../shared/data/openings/xot/openingslarge.txt)
-#   BASE_SELFPLAY   more WTHOR files for the fit, comma-separated (default engine/data/selfplay/*.wtb)
+#   BASE_SELFPLAY   more self-play files (made by selfplay) for the fit, comma-separated
+#                   (default engine/data/selfplay/*.wtb)
 #   WTHOR           folder of the WTHOR database (default ../shared/data/wthor)
 #   EXACT_EMPTIES   exact targets up to this many empties (default 16)
 #   SELFPLAY_PERFECT  1 (default): the self-play files (seeds and BASE_SELFPLAY) play perfectly from their
 #                   theory depth, as selfplay writes them: train --selfplay-perfect, no solves there; 0: solved
+#                   (so too, with a warning, when OUT_DIR's trainer predates --selfplay-perfect)
 #   SEARCH_DEPTH    depth of the searched targets (default 8), SEARCH_EMPTIES (default 30-60),
 #   SEARCH_WEIGHT   their blend weight (default 0.5), SEARCH_WEIGHTS the weights that search them
 #                   (default engine/data/pattern.weights, the shipped ones)
@@ -41,7 +43,7 @@
 #   THREADS         (default 2), NICE (default 5)
 set -euo pipefail
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 out=$(realpath -m -- "$1")
@@ -151,7 +153,15 @@ fit() {
   fi
   [ ! -f "$out/fit.weights" ] || resume=(--resume)
   local solves=()
-  [ "$perfect" = 1 ] && solves=(--selfplay-perfect)
+  if [ "$perfect" = 1 ]; then
+    local help
+    help=$("$out/bin/reversi-train" --help 2>&1 || true)
+    if [[ "$help" == *--selfplay-perfect* ]]; then
+      solves=(--selfplay-perfect)
+    else
+      say "fit: $out/bin/reversi-train predates --selfplay-perfect: the self-play files are solved"
+    fi
+  fi
   say "fit: $(tr ',' '\n' <<<"$files" | wc -l) self-play files; log $out/fit.log"
   # shellcheck disable=SC2086  # FIT_ARGS is a list of options
   train fit train --wthor "$wthor" --exact-empties "${EXACT_EMPTIES:-16}" \

@@ -44,6 +44,13 @@ Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlay
             continue;
         }
         Move m = kNoMove;
+        const bool chosen = game.moves.size() < opening.moves.size() || after_opening < s.random_plies;
+        if (chosen && pos.empty_count() <= s.exact_from) {
+            // The file claims perfect play from --exact-from empties (the trainer relies on it).
+            return make_error("an opening or random move at " + std::to_string(pos.empty_count()) +
+                              " empties, within --exact-from " + std::to_string(s.exact_from) +
+                              ": fewer random plies, shorter openings or a smaller --exact-from");
+        }
         if (game.moves.size() < opening.moves.size()) {
             m = opening.moves[game.moves.size()];  // legal: read_openings replayed it
         } else if (after_opening++ < s.random_plies) {
@@ -99,10 +106,17 @@ namespace {
 // "YYYY-MM-DD" (a real calendar date, year 1900-2155: WTHOR keeps the century and year in two bytes).
 Expected<bool> parse_date(const std::string& text, SelfPlayJob& job) {
     const auto bad = [&] { return make_error("selfplay: --date must be YYYY-MM-DD, not '" + text + "'"); };
-    int y = 0, m = 0, d = 0;
-    char tail = 0;
-    if (text.size() != 10 || std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3) return bad();
-    if (text[4] != '-' || text[7] != '-' || y < 1900 || y > 2155 || m < 1 || m > 12 || d < 1) return bad();
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return bad();
+    for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+        if (text[i] < '0' || text[i] > '9') return bad();
+    }
+    const auto number = [&](std::size_t from, std::size_t length) {
+        int v = 0;
+        for (std::size_t i = from; i < from + length; ++i) v = 10 * v + (text[i] - '0');
+        return v;
+    };
+    const int y = number(0, 4), m = number(5, 2), d = number(8, 2);
+    if (y < 1900 || y > 2155 || m < 1 || m > 12 || d < 1) return bad();
     constexpr int kDays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
     if (d > kDays[m - 1] || (m == 2 && d == 29 && !leap)) return bad();
