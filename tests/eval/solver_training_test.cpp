@@ -51,6 +51,13 @@ ExactSolver counting_minimax_solver(int& calls) {
     };
 }
 
+// A game of random moves down to `empties` empties, then the first best move of plain minimax to the end.
+data::WthorGame random_then_best_game(std::mt19937_64& rng, int empties) {
+    return testing::play_recorded_game([&rng, empties](const Position& pos) {
+        return pos.empty_count() > empties ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
+    });
+}
+
 std::string train_temp_path(const char* name) {
     return (std::filesystem::temp_directory_path() / (std::string("reversi-train-test-") + name)).string();
 }
@@ -251,9 +258,7 @@ TEST_CASE("targets of one game: after the solver's best move the next position t
     // other position on the solved part needs no solve, and every target is still the exact score.
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         std::mt19937_64 rng(seed);
-        data::WthorGame game = testing::play_recorded_game([&rng](const Position& pos) {
-            return pos.empty_count() > 10 ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
-        });
+        data::WthorGame game = random_then_best_game(rng, 10);
         game.theoretical_black_score = 32;
         TargetPolicy policy;
         policy.exact_empties = 10;
@@ -382,9 +387,7 @@ TEST_CASE("training set: self-play files marked perfect are built without solves
     file.header = data::WthorHeader{2026, 11, 30, 0, 2026, 8, 0, 8};
     std::mt19937_64 rng(5);
     for (int g = 0; g < 70; ++g) {
-        file.games.push_back(testing::play_recorded_game([&rng](const Position& pos) {
-            return pos.empty_count() > 8 ? random_legal_move(pos, rng) : minimax_solver(pos)->best_move;
-        }));
+        file.games.push_back(random_then_best_game(rng, 8));
         file.games.back().theoretical_black_score = file.games.back().black_score;
     }
     const std::string path = dir + "/WTH_SELF_S1.wtb";

@@ -106,20 +106,21 @@ namespace {
 // "YYYY-MM-DD" (a real calendar date, year 1900-2155: WTHOR keeps the century and year in two bytes).
 Expected<bool> parse_date(const std::string& text, SelfPlayJob& job) {
     const auto bad = [&] { return make_error("selfplay: --date must be YYYY-MM-DD, not '" + text + "'"); };
-    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return bad();
-    for (const std::size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
-        if (text[i] < '0' || text[i] > '9') return bad();
-    }
-    const auto number = [&](std::size_t from, std::size_t length) {
+    // The number written by text[from, from + length), or -1 when a character is not a digit.
+    const auto digits = [&](std::size_t from, std::size_t length) {
         int v = 0;
-        for (std::size_t i = from; i < from + length; ++i) v = 10 * v + (text[i] - '0');
+        for (std::size_t i = from; i < from + length; ++i) {
+            if (text[i] < '0' || text[i] > '9') return -1;
+            v = 10 * v + (text[i] - '0');
+        }
         return v;
     };
-    const int y = number(0, 4), m = number(5, 2), d = number(8, 2);
-    if (y < 1900 || y > 2155 || m < 1 || m > 12 || d < 1) return bad();
-    constexpr int kDays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    if (d > kDays[m - 1] || (m == 2 && d == 29 && !leap)) return bad();
+    if (text.size() != 10 || text[4] != '-' || text[7] != '-') return bad();
+    const int y = digits(0, 4), m = digits(5, 2), d = digits(8, 2);
+    if (y < 1900 || y > 2155 || m < 0 || d < 0) return bad();
+    const std::chrono::year_month_day date{std::chrono::year{y}, std::chrono::month{static_cast<unsigned>(m)},
+                                           std::chrono::day{static_cast<unsigned>(d)}};
+    if (!date.ok()) return bad();
     job.year = y, job.month = m, job.day = d;
     return true;
 }

@@ -331,9 +331,9 @@ int run_train(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: --targets: expected blend or final\n");
         return 2;
     }
-    // Identifies the policy in cache files: 'T' or 'B' (blend), then the solver limit; 0x20000: the
-    // solver's wipeouts are exact (caches made before took them as bounds, so their targets differ).
-    build.policy_tag = (build.policy.blend ? 0x4200u : 0x5400u) + static_cast<std::uint32_t>(limit) + 0x20000u;
+    // Identifies the policy in cache files: 'T' or 'B' (blend), then the solver limit (trainer.hpp: the
+    // other bits).
+    build.policy_tag = (build.policy.blend ? 0x4200u : 0x5400u) + static_cast<std::uint32_t>(limit) + kExactWipeoutsTag;
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };

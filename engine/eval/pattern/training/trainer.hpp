@@ -30,8 +30,11 @@ struct BuildConfig {
 };
 
 inline constexpr std::size_t kPerfectPlayCheck = 64;
-// The cache tag of a perfect-play file: its samples were not solved, so a cache of another kind is not taken.
+// Bits of the cache tags beside the policy's own: a perfect-play file's samples were not solved, so a
+// cache of another kind is not taken; and the solver's wipeouts are exact (caches made before took them
+// as bounds, so their targets differ).
 inline constexpr std::uint32_t kPerfectPlayTag = 0x10000;
+inline constexpr std::uint32_t kExactWipeoutsTag = 0x20000;
 
 struct BuildReport {
     TargetStats stats;
