@@ -11,9 +11,14 @@ namespace reversi::dispatch {
 
 namespace {
 
+// Longer than every command: a word cut here is none of them.
+constexpr std::size_t kMaxCommandChars = 64;
+
+// The line's command, lower-cased, cut at kMaxCommandChars. Classifying a line reads no more than that:
+// every stop classifies the whole waiting queue again (stop_running_and_waiting), so a flood of stops
+// after 1 MiB of long waiting lines must not rescan that MiB each time.
 std::string first_word(std::string_view line) {
-    const auto tokens = text::split_tokens(line);
-    return tokens.empty() ? std::string() : text::lowercase(tokens[0]);
+    return text::lowercase(text::first_token(line).substr(0, kMaxCommandChars));
 }
 
 // Queued after every waiting job-starting command when a stop (NBoard: ping) arrives: the search started

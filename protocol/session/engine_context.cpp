@@ -105,6 +105,8 @@ void EngineContext::start_job_then(JobRunner::Job job, std::function<void()> col
     collect_ = std::move(collect);  // after launch: its stop_and_wait collects the job before
 }
 
+void EngineContext::start_one_thread_job(JobRunner::Job job) { launch(std::move(job), false, 1); }
+
 void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop) {
     stop_and_wait();
     job_unbounded_ = unbounded;

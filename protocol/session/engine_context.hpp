@@ -88,6 +88,9 @@ public:
     // (collect_finished_job, before the next command): how a job hands a result to the session (NBoard
     // `learn` installs the book it learned into).
     void start_job_then(JobRunner::Job job, std::function<void()> collect);
+    // Starts a job that searches on one thread of its own (bench, perft): with a server thread budget it is
+    // granted one thread, not the session's Threads.
+    void start_one_thread_job(JobRunner::Job job);
     // The running job only ends when stopped (reader thread only).
     [[nodiscard]] bool job_unbounded() const noexcept { return busy() && job_unbounded_; }
     // The running job has become one that ends by itself (a pondering search at ponderhit; reader thread).

@@ -22,6 +22,14 @@ std::vector<std::string_view> split_tokens(std::string_view line) {
     return tokens;
 }
 
+std::string_view first_token(std::string_view line) noexcept {
+    std::size_t start = 0;
+    while (start < line.size() && is_space(line[start])) ++start;
+    std::size_t end = start;
+    while (end < line.size() && !is_space(line[end])) ++end;
+    return line.substr(start, end - start);
+}
+
 std::string lowercase(std::string_view s) {
     std::string out(s);
     for (char& c : out) {

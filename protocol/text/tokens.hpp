@@ -12,6 +12,8 @@ namespace reversi::text {
 
 // Whitespace-separated tokens (space, tab, CR, LF, VT, FF).
 [[nodiscard]] std::vector<std::string_view> split_tokens(std::string_view line);
+// The first of those tokens (empty when there is none), found without looking further into the line.
+[[nodiscard]] std::string_view first_token(std::string_view line) noexcept;
 // Lower-case ASCII copy.
 [[nodiscard]] std::string lowercase(std::string_view s);
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;

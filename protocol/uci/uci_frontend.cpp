@@ -175,7 +175,7 @@ void UciFrontend::cmd_perft(std::string_view line) {
     if (!depth) return ctx_.send_error(depth.error().message);
     const Position pos = ctx_.game.current;
     const int d = static_cast<int>(*depth);
-    ctx_.start_job([this, pos, d](const std::atomic<bool>& stop) {
+    ctx_.start_one_thread_job([this, pos, d](const std::atomic<bool>& stop) {
         const auto start = std::chrono::steady_clock::now();
         const auto nodes = session::stoppable_perft(pos, d, stop);
         const auto ms =
@@ -202,8 +202,19 @@ void UciFrontend::cmd_bench(std::string_view line) {
         }
         options.depth = static_cast<int>(*depth);
     }
-    ctx_.start_job([this, options](const std::atomic<bool>&) {
+    // bench searches with tables of its own (the fingerprint's Hash, not the session's): on a server they
+    // come out of the memory budget for as long as it runs, like a session's.
+    auto memory = session::MemoryReservation::take(ctx_.config().budget, session::session_memory_mib(options.hash_mib));
+    if (!memory) {
+        return ctx_.send_error("bench: server memory budget exhausted (" +
+                               std::to_string(ctx_.config().budget->available()) + " MiB left of " +
+                               std::to_string(ctx_.config().budget->total()) + ", bench's tables need " +
+                               std::to_string(session::session_memory_mib(options.hash_mib)) + "); no bench run");
+    }
+    auto held = std::make_shared<session::MemoryReservation>(std::move(*memory));
+    ctx_.start_one_thread_job([this, options, held](const std::atomic<bool>&) {
         const auto result = run_bench(options, [this](const std::string& s) { ctx_.send("info string bench " + s); });
+        *held = session::MemoryReservation{};  // bench's tables are freed: give their MiB back
         const auto ms = static_cast<std::uint64_t>(result.time.count());
         ctx_.send("bench positions " + std::to_string(result.positions) + " nodes " + std::to_string(result.nodes) +
                   " time " + std::to_string(ms) + " nps " + std::to_string(result.nodes * 1000 / (ms == 0 ? 1 : ms)));

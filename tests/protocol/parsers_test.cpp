@@ -32,6 +32,15 @@ TEST_CASE("tokens split on any whitespace and quote() is printable and bounded")
     CHECK(text::rest_after_tokens("set game (;GM[x] ;)  ", 2) == "(;GM[x] ;)");
 }
 
+TEST_CASE("first_token is split_tokens' first token, or empty") {
+    for (std::string_view line :
+         {"", " ", "\t\r\n", "go", "  go\tdepth  5\r\n", "\vstop", "isready ", "a b c", "x\fy", "\x01 go"}) {
+        CAPTURE(line);
+        const auto tokens = text::split_tokens(line);
+        CHECK(text::first_token(line) == (tokens.empty() ? std::string_view() : tokens[0]));
+    }
+}
+
 TEST_CASE("parse_integer checks syntax and range") {
     CHECK(*text::parse_integer("42", 0, 100, "x") == 42);
     CHECK(*text::parse_integer("+7", 0, 100, "x") == 7);

@@ -175,6 +175,26 @@ TEST_CASE("tcp memory budget limits sessions and Hash") {
     CHECK(d.read_line() == "readyok");
 }
 
+TEST_CASE("tcp bench's own tables come out of the memory budget while it runs") {
+    // 68 MiB for the server and 6 for a session of Hash 1 leave 36 of 110: exactly what bench's tables
+    // count (2 x its Hash 16 + 4). They come back when it ends, so a second bench fits too.
+    ServerProcess server({"--max-memory", "110", "--hash", "1"});
+    LineChannel a = server.connect();
+    for (int i = 0; i < 2; ++i) {
+        a.send("bench 1");
+        CHECK(!a.read_until("bench positions ").empty());
+    }
+    LineChannel b = server.connect();  // 6 MiB more: 30 left
+    b.send("isready");
+    CHECK(b.read_line() == "readyok");
+    a.send("bench 1");
+    const auto l = a.read_line();
+    REQUIRE(l);
+    CHECK_MESSAGE(starts_with(*l, "info string error: bench: server memory budget exhausted (30 MiB left"), *l);
+    a.send("isready");
+    CHECK(a.read_line() == "readyok");
+}
+
 TEST_CASE("tcp a client that disconnects mid-search has its search stopped and freed") {
     ServerProcess server;
     {
