@@ -5,6 +5,7 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <map>
 #include <random>
 #include <thread>
 #include <unordered_map>
@@ -183,9 +184,11 @@ private:
     }
 
     // A client of --http: its requests are served until it upgrades to a WebSocket (a session) or leaves.
-    // Clients that have not upgraded are capped (kMaxHttpClientsPerSession per session slot).
+    // Clients that have not upgraded are capped (kMaxHttpClientsPerSession per session slot); at the cap
+    // the one open the longest is closed to make room, so that keep-alive connections held open for ever
+    // cannot lock new clients out (before the thirty-eighth session the new client was refused).
     void serve_http_client(tcp::socket socket) {
-        if (http_clients_ >= kMaxHttpClientsPerSession * options_.max_sessions) {
+        if (http_clients_ >= kMaxHttpClientsPerSession * options_.max_sessions && !close_oldest_http_client()) {
             spdlog::warn("refusing an HTTP client: {} connections open without a WebSocket", http_clients_);
             error_code ec;
             socket.close(ec);
@@ -193,11 +196,16 @@ private:
         }
         ++http_clients_;
         const std::uint64_t seed = seeds_();
+        const std::uint64_t id = next_http_client_++;
+        auto handle = std::make_shared<HttpClientHandle>();
+        http_handles_.emplace(id, handle);
         asio::co_spawn(io_,
-                       serve_http(std::move(socket), http_, seed,
-                                  [this](std::unique_ptr<Channel> channel) { open_session(std::move(channel)); }),
-                       [this](std::exception_ptr error) {
+                       serve_http(
+                           std::move(socket), http_, seed,
+                           [this](std::unique_ptr<Channel> channel) { open_session(std::move(channel)); }, handle),
+                       [this, id](std::exception_ptr error) {
                            --http_clients_;
+                           http_handles_.erase(id);
                            if (!error) return;
                            try {
                                std::rethrow_exception(error);
@@ -206,6 +214,20 @@ private:
                            } catch (...) {
                            }
                        });
+    }
+
+    // Closes the HTTP client open the longest that has not upgraded (one whose upgrade is under way cannot
+    // be closed); false when there is none.
+    bool close_oldest_http_client() {
+        for (auto it = http_handles_.begin(); it != http_handles_.end(); ++it) {
+            if (!it->second->close) continue;
+            spdlog::info("closing the HTTP client open the longest ({} open without a WebSocket) for a new one",
+                         http_clients_);
+            it->second->close();
+            http_handles_.erase(it);
+            return true;
+        }
+        return false;
     }
 
     void open_session(std::unique_ptr<Channel> channel) {
@@ -320,6 +342,8 @@ private:
     tcp::acceptor acceptor_;
     tcp::acceptor http_acceptor_;
     std::size_t http_clients_ = 0;
+    std::map<std::uint64_t, std::shared_ptr<HttpClientHandle>> http_handles_;  // by arrival: the oldest first
+    std::uint64_t next_http_client_ = 0;
     std::size_t refusing_ = 0;  // refused clients still closing (refuse())
     HttpOptions http_;          // what every HTTP client is served with
     std::mt19937_64 seeds_{std::random_device{}()};

@@ -164,15 +164,30 @@ bool same_origin(const Request& req, const HttpOptions& options) {
 
 }  // namespace
 
-asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::uint64_t seed, WebSocketOpener open) {
+// The stream is gone (or moved) after serve_http: nothing may close it through the handle any more. (At
+// namespace scope: a coroutine's frame holding a type without linkage draws -Wsubobject-linkage.)
+struct HttpCloseRelease {
+    HttpClientHandle& handle;
+    ~HttpCloseRelease() { handle.close = nullptr; }
+};
+
+asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::uint64_t seed, WebSocketOpener open,
+                                 std::shared_ptr<HttpClientHandle> handle) {
     beast::tcp_stream stream(std::move(socket));
     beast::flat_buffer buffer;
+    handle->close = [&stream, &closed = handle->closed] {
+        closed = true;
+        error_code ignored;
+        stream.socket().close(ignored);  // what waits on it ends with operation_aborted
+    };
+    const HttpCloseRelease release{*handle};
     for (;;) {
         http::request_parser<http::empty_body> parser;
         parser.header_limit(kMaxRequestHeader);
         error_code ec;
         stream.expires_after(options.request_timeout);
         co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+        if (handle->closed) co_return;
         if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::eof) co_return;
         Request req = ec ? Request{} : parser.release();
         Response res;
@@ -187,6 +202,7 @@ asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::u
             if (req.target() != "/ws") {
                 res = plain_response(req, http::status::not_found, "the WebSocket API is at /ws");
             } else {
+                handle->close = nullptr;  // the socket moves to the WebSocket: a session's from now on
                 WebSocket ws(std::move(stream));
                 beast::get_lowest_layer(ws).expires_never();
                 websocket::stream_base::timeout timeouts{};
@@ -205,6 +221,7 @@ asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::u
             res = file_response(req);
         }
         co_await http::async_write(stream, res, asio::redirect_error(asio::use_awaitable, ec));
+        if (handle->closed) co_return;
         if (ec || !res.keep_alive()) break;
     }
     error_code ignored;

@@ -25,11 +25,19 @@ struct HttpOptions {
 // Called with the channel of an accepted WebSocket; it starts a session or refuses the client.
 using WebSocketOpener = std::function<void(std::unique_ptr<Channel>)>;
 
+// How the server closes an HTTP client that has not upgraded, to make room for a new one: `close` is set
+// by serve_http while the client is its own (until the upgrade or its end) and closes its socket, after
+// which serve_http returns without answering. Network thread only.
+struct HttpClientHandle {
+    std::function<void()> close;
+    bool closed = false;
+};
+
 // Serves one HTTP client: GET/HEAD of the page's files (keep-alive), and an upgrade at /ws, after which the
 // socket belongs to the channel handed to `open`. A request from a page of another origin (an Origin
 // header that is not this host), or from a page under a host name not allowed (HttpOptions), is refused
-// with 403. Returns when the client is done or gone.
+// with 403. Returns when the client is done or gone, or closed through `handle`.
 asio::awaitable<void> serve_http(asio::ip::tcp::socket socket, HttpOptions options, std::uint64_t seed,
-                                 WebSocketOpener open);
+                                 WebSocketOpener open, std::shared_ptr<HttpClientHandle> handle);
 
 }  // namespace reversi::transport

@@ -167,6 +167,31 @@ std::pair<int, std::string> http_get(int port, const std::string& target) {
     return {static_cast<int>(res.result_int()), res.body()};
 }
 
+// A keep-alive HTTP client that sends GET requests on one connection.
+class KeepAliveClient {
+public:
+    explicit KeepAliveClient(int port) {
+        socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
+        set_receive_timeout(socket_, 20s);
+    }
+    // The status of GET `target` on this connection; 0 when the connection is gone.
+    int get(const std::string& target) {
+        http::request<http::empty_body> req{http::verb::get, target, 11};
+        req.set(http::field::host, "127.0.0.1");
+        beast::error_code ec;
+        http::write(socket_, req, ec);
+        if (ec) return 0;
+        http::response<http::string_body> res;
+        http::read(socket_, buffer_, res, ec);
+        return ec ? 0 : static_cast<int>(res.result_int());
+    }
+
+private:
+    asio::io_context io_;
+    tcp::socket socket_{io_};
+    beast::flat_buffer buffer_;
+};
+
 }  // namespace
 
 TEST_CASE("web: the page's files are served over HTTP, other paths are 404") {
@@ -350,4 +375,21 @@ TEST_CASE("web: SIGTERM stops a running search, sends its bestmove and exits 0 a
     server.process().signal(SIGTERM);
     CHECK(client.read_until("bestmove"));
     CHECK(server.process().wait_exit(10s) == 0);  // the HTTP request timeout is 30 s
+}
+
+TEST_CASE("web: keep-alive connections that never upgrade cannot lock new clients out") {
+    // One slot: at most 2 HTTP clients without a WebSocket. Two keep-alive connections hold them; a new
+    // client closes the one open the longest instead of being refused (it used to be closed at accept).
+    WebServer server({"--max-sessions", "1"});
+    KeepAliveClient first(server.http_port());
+    REQUIRE(first.get("/") == 200);
+    KeepAliveClient second(server.http_port());
+    REQUIRE(second.get("/") == 200);
+    WsClient player;
+    REQUIRE_MESSAGE(player.connect(server.http_port()), player.error());
+    auto hello = player.read();
+    REQUIRE(hello);
+    CHECK(field(*hello, "type") == "hello");
+    CHECK(first.get("/") == 0);  // closed for the new client
+    CHECK(second.get("/") == 200);
 }
