@@ -185,49 +185,59 @@ private:
 
     // A client of --http: its requests are served until it upgrades to a WebSocket (a session) or leaves.
     // Clients that have not upgraded are capped (kMaxHttpClientsPerSession per session slot); at the cap
-    // the one open the longest is closed to make room, so that keep-alive connections held open for ever
-    // cannot lock new clients out (before the thirty-eighth session the new client was refused).
+    // the one that has waited the longest for its next request is closed to make room, so that keep-alive
+    // connections held open for ever cannot lock new clients out (before the thirty-eighth session the new
+    // client was refused). One being answered, or upgrading, is not closed.
     void serve_http_client(tcp::socket socket) {
-        if (http_clients_ >= kMaxHttpClientsPerSession * options_.max_sessions && !close_oldest_http_client()) {
+        if (http_clients_ >= kMaxHttpClientsPerSession * options_.max_sessions && !close_idlest_http_client()) {
             spdlog::warn("refusing an HTTP client: {} connections open without a WebSocket", http_clients_);
             error_code ec;
             socket.close(ec);
             return;
         }
-        ++http_clients_;
         const std::uint64_t seed = seeds_();
         const std::uint64_t id = next_http_client_++;
         auto handle = std::make_shared<HttpClientHandle>();
         http_handles_.emplace(id, handle);
-        asio::co_spawn(io_,
-                       serve_http(
-                           std::move(socket), http_, seed,
-                           [this](std::unique_ptr<Channel> channel) { open_session(std::move(channel)); }, handle),
-                       [this, id](std::exception_ptr error) {
-                           --http_clients_;
-                           http_handles_.erase(id);
-                           if (!error) return;
-                           try {
-                               std::rethrow_exception(error);
-                           } catch (const std::exception& e) {
-                               spdlog::warn("HTTP client failed: {}", e.what());
-                           } catch (...) {
-                           }
-                       });
+        ++http_clients_;
+        try {
+            asio::co_spawn(io_,
+                           serve_http(
+                               std::move(socket), http_, seed,
+                               [this](std::unique_ptr<Channel> channel) { open_session(std::move(channel)); }, handle),
+                           [this, id](std::exception_ptr error) {
+                               --http_clients_;
+                               http_handles_.erase(id);
+                               if (!error) return;
+                               try {
+                                   std::rethrow_exception(error);
+                               } catch (const std::exception& e) {
+                                   spdlog::warn("HTTP client failed: {}", e.what());
+                               } catch (...) {
+                               }
+                           });
+        } catch (...) {  // std::bad_alloc: the client is not served (the socket closes with the coroutine)
+            --http_clients_;
+            http_handles_.erase(id);
+            throw;
+        }
     }
 
-    // Closes the HTTP client open the longest that has not upgraded (one whose upgrade is under way cannot
-    // be closed); false when there is none.
-    bool close_oldest_http_client() {
+    // Closes the HTTP client without a WebSocket that has waited the longest for its next request; false
+    // when none waits (each is being answered or upgrading).
+    bool close_idlest_http_client() {
+        auto idlest = http_handles_.end();
         for (auto it = http_handles_.begin(); it != http_handles_.end(); ++it) {
-            if (!it->second->close) continue;
-            spdlog::info("closing the HTTP client open the longest ({} open without a WebSocket) for a new one",
-                         http_clients_);
-            it->second->close();
-            http_handles_.erase(it);
-            return true;
+            const auto& h = *it->second;
+            if (!h.close || !h.waiting_since) continue;
+            if (idlest == http_handles_.end() || *h.waiting_since < *idlest->second->waiting_since) idlest = it;
         }
-        return false;
+        if (idlest == http_handles_.end()) return false;
+        spdlog::info("closing the HTTP client idle the longest ({} open without a WebSocket) for a new one",
+                     http_clients_);
+        idlest->second->close();
+        http_handles_.erase(idlest);
+        return true;
     }
 
     void open_session(std::unique_ptr<Channel> channel) {

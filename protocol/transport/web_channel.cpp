@@ -186,7 +186,9 @@ asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::u
         parser.header_limit(kMaxRequestHeader);
         error_code ec;
         stream.expires_after(options.request_timeout);
+        handle->waiting_since = std::chrono::steady_clock::now();
         co_await http::async_read(stream, buffer, parser, asio::redirect_error(asio::use_awaitable, ec));
+        handle->waiting_since.reset();
         if (handle->closed) co_return;
         if (ec == http::error::end_of_stream || ec == beast::error::timeout || ec == asio::error::eof) co_return;
         Request req = ec ? Request{} : parser.release();

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,12 @@ using WebSocketOpener = std::function<void(std::unique_ptr<Channel>)>;
 
 // How the server closes an HTTP client that has not upgraded, to make room for a new one: `close` is set
 // by serve_http while the client is its own (until the upgrade or its end) and closes its socket, after
-// which serve_http returns without answering. Network thread only.
+// which serve_http returns without answering. `waiting_since`: when the client's wait for its next
+// request began, while it waits (nothing is being answered). Network thread only.
 struct HttpClientHandle {
     std::function<void()> close;
     bool closed = false;
+    std::optional<std::chrono::steady_clock::time_point> waiting_since;
 };
 
 // Serves one HTTP client: GET/HEAD of the page's files (keep-alive), and an upgrade at /ws, after which the
