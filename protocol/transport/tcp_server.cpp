@@ -5,7 +5,6 @@
 #include <malloc.h>
 
 #include <cstdio>
-#include <map>
 #include <random>
 #include <thread>
 #include <unordered_map>
@@ -352,7 +351,7 @@ private:
     tcp::acceptor acceptor_;
     tcp::acceptor http_acceptor_;
     std::size_t http_clients_ = 0;
-    std::map<std::uint64_t, std::shared_ptr<HttpClientHandle>> http_handles_;  // by arrival: the oldest first
+    std::unordered_map<std::uint64_t, std::shared_ptr<HttpClientHandle>> http_handles_;  // by client id
     std::uint64_t next_http_client_ = 0;
     std::size_t refusing_ = 0;  // refused clients still closing (refuse())
     HttpOptions http_;          // what every HTTP client is served with

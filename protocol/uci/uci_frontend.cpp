@@ -204,12 +204,13 @@ void UciFrontend::cmd_bench(std::string_view line) {
     }
     // bench searches with tables of its own (the fingerprint's Hash, not the session's): on a server they
     // come out of the memory budget for as long as it runs, like a session's.
-    auto memory = session::MemoryReservation::take(ctx_.config().budget, session::session_memory_mib(options.hash_mib));
+    const std::size_t need = session::session_memory_mib(options.hash_mib);
+    auto memory = session::MemoryReservation::take(ctx_.config().budget, need);
     if (!memory) {
         return ctx_.send_error("bench: server memory budget exhausted (" +
                                std::to_string(ctx_.config().budget->available()) + " MiB left of " +
                                std::to_string(ctx_.config().budget->total()) + ", bench's tables need " +
-                               std::to_string(session::session_memory_mib(options.hash_mib)) + "); no bench run");
+                               std::to_string(need) + "); no bench run");
     }
     auto held = std::make_shared<session::MemoryReservation>(std::move(*memory));
     ctx_.start_one_thread_job([this, options, held](const std::atomic<bool>&) {
