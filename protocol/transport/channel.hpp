@@ -19,7 +19,7 @@ using boost::system::error_code;
 
 class Channel {
 public:
-    enum class Read { Message, TooLong, Closed };
+    enum class Read { Message, TooLong, Ended, Closed };
     struct Decoded {
         std::vector<std::string> lines;    // for the session
         std::vector<std::string> replies;  // encoded messages for the client
@@ -27,7 +27,9 @@ public:
 
     virtual ~Channel() = default;
     // The next message into `message` (Message), one longer than the limit (TooLong: see
-    // too_long_is_fatal), or the end of the stream (Closed, with the error in `ec`).
+    // too_long_is_fatal), the client's end of input while it may still read (Ended: a TCP half-close,
+    // `nc -N`; what it asked for is answered, then the connection closes), or the end of the stream
+    // (Closed, with the error in `ec`).
     virtual asio::awaitable<Read> read(std::string& message, error_code& ec) = 0;
     // Writes one encoded message.
     virtual asio::awaitable<void> write(const std::string& message, error_code& ec) = 0;

@@ -24,11 +24,23 @@ public:
     }
 
     asio::awaitable<Read> read(std::string& message, error_code& ec) override {
+        // Once the end of input was met, no read again: asio does not wait for a second end of stream
+        // (the read would hang until the connection closes).
+        if (ended_) co_return Read::Ended;
         buffer_.erase(0, consumed_);
         consumed_ = 0;
         const std::size_t n = co_await asio::async_read_until(socket_, asio::dynamic_buffer(buffer_, max_line_ + 1),
                                                               '\n', asio::redirect_error(asio::use_awaitable, ec));
         if (ec == asio::error::not_found) co_return Read::TooLong;
+        if (ec == asio::error::eof) {
+            // A last line without its newline is still a command (as on stdin); the next read ends.
+            ended_ = true;
+            if (buffer_.empty()) co_return Read::Ended;
+            message = std::move(buffer_);
+            buffer_.clear();
+            if (!message.empty() && message.back() == '\r') message.pop_back();
+            co_return Read::Message;
+        }
         if (ec) co_return Read::Closed;
         consumed_ = n;
         message.assign(buffer_.data(), n - 1);
@@ -66,6 +78,7 @@ private:
     std::string peer_;
     std::string buffer_;
     std::size_t consumed_ = 0;  // bytes of buffer_ returned by the last read
+    bool ended_ = false;        // the client's end of input was met (a half-close)
 };
 
 }  // namespace

@@ -133,6 +133,13 @@ asio::awaitable<void> TcpConnection::read_loop() {
             close_after_flush();
             break;
         }
+        if (read == Channel::Read::Ended) {
+            if (closing_ || closed_ || !session_) break;
+            spdlog::info("connection {}: the client finished sending; answering what it asked, then closing", peer_);
+            input_ended_ = true;
+            finish_if_drained();
+            break;
+        }
         if (read == Channel::Read::Closed) {
             if (closing_) break;  // our own shutdown of the receiving side: the writer closes after the flush
             if (!closed_) spdlog::info("connection {}: client disconnected ({})", peer_, ec.message());
@@ -243,7 +250,15 @@ void TcpConnection::resume_session() {
     if (session_->resume() == session::Status::Quit) {
         spdlog::info("connection {}: quit", peer_);
         close_after_flush();
+        return;
     }
+    if (input_ended_) finish_if_drained();
+}
+
+void TcpConnection::finish_if_drained() {
+    // drain_step stops a job that would never end by itself (go infinite); the job's end calls
+    // resume_session, which runs the waiting commands and comes back here.
+    if (!closing_ && !closed_ && session_ && !session_->drain_step()) close_after_flush();
 }
 
 void TcpConnection::deliver(std::string line) {

@@ -66,6 +66,8 @@ private:
     void deliver(std::string line);           // an output line, encoded by the channel
     void queue_message(std::string message);  // an encoded message
     void resume_session();
+    // After the client's end of input: closes once its waiting commands and job are done.
+    void finish_if_drained();
     void close_after_flush();
     void enforce_search_time(std::chrono::steady_clock::time_point now);
     // True (and the connection closed) when the write in flight has made no progress for write_timeout.
@@ -101,6 +103,7 @@ private:
     bool closed_ = false;
     bool reported_closed_ = false;
     bool refused_ = false;
+    bool input_ended_ = false;                    // the client half-closed: what it sent is answered, then the close
     std::unique_ptr<dispatch::Session> session_;  // last: ended first (by the reaper, or joined here)
 };
 

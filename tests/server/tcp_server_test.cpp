@@ -222,6 +222,29 @@ TEST_CASE("tcp a client that disconnects mid-search has its search stopped and f
     CHECK(d.read_line() == "readyok");
 }
 
+TEST_CASE("tcp a client that half-closes gets the answers to what it sent, then the close") {
+    // printf 'position startpos\ngo depth 6\nisready' | nc -N: the end of its input used to end the
+    // session at once, the search killed and no bestmove sent. Now, as on stdin, what was sent is answered
+    // (the last line without its newline too), and a go infinite is stopped with its bestmove.
+    ServerProcess server;
+    LineChannel c = server.connect();
+    REQUIRE(c.send("position startpos"));
+    REQUIRE(c.send("go depth 6"));
+    REQUIRE(c.send_raw("isready"));
+    c.close_write();
+    const auto lines = c.read_until("bestmove ", 20s);
+    REQUIRE(!lines.empty());
+    // isready is answered at once, before or after the bestmove depending on when the line is read.
+    if (std::find(lines.begin(), lines.end(), "readyok") == lines.end()) CHECK(c.read_line(20s) == "readyok");
+    CHECK(c.wait_closed(20s));
+
+    LineChannel endless = server.connect();
+    REQUIRE(endless.send("go infinite"));
+    endless.close_write();
+    CHECK(!endless.read_until("bestmove ", 20s).empty());
+    CHECK(endless.wait_closed(20s));
+}
+
 TEST_CASE("tcp SIGTERM stops every search and sends the bestmoves then exits 0") {
     ServerProcess server;
     std::vector<LineChannel> clients;
