@@ -47,6 +47,7 @@ private:
     }
 
     bool parse_value(JsonValue& out, int depth) {
+        if (++values_ > kMaxJsonValues) return fail("more than " + std::to_string(kMaxJsonValues) + " values");
         skip_space();
         if (pos_ >= text_.size()) return fail("unexpected end");
         switch (text_[pos_]) {
@@ -236,6 +237,7 @@ private:
 
     std::string_view text_;
     std::size_t pos_ = 0;
+    int values_ = 0;  // parsed so far (kMaxJsonValues)
     std::string error_;
 };
 

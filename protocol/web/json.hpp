@@ -1,8 +1,8 @@
 #pragma once
 // The little JSON the web API needs (RFC 8259): a parser into a value tree, with limits for untrusted
-// input (nesting depth; the caller caps the text's length), and a writer for flat objects. Numbers are
-// doubles; strings are UTF-8 (\u escapes, surrogate pairs included, are decoded; other bytes are kept
-// as they are). No exceptions: a parse error says what and where.
+// input (nesting depth, number of values; the caller caps the text's length), and a writer for flat objects. Numbers
+// are doubles; strings are UTF-8 (\u escapes, surrogate pairs included, are decoded; other bytes are kept as they are).
+// No exceptions: a parse error says what and where.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -34,6 +34,10 @@ struct JsonMember {
 };
 
 inline constexpr int kMaxJsonDepth = 32;
+// Values in one document (members' values and array elements included): each takes about 100 bytes
+// parsed, so a 16 MiB message of `[0,0,0,...]` (8 M values) would take about a gigabyte; the web API's
+// largest message has a few hundred.
+inline constexpr int kMaxJsonValues = 65536;
 
 [[nodiscard]] Expected<JsonValue> parse_json(std::string_view text);
 

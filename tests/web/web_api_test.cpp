@@ -70,6 +70,16 @@ TEST_CASE("json: malformed text is an error that says where, never a crash") {
     std::string ok_depth(kMaxJsonDepth, '[');
     ok_depth += std::string(kMaxJsonDepth, ']');
     CHECK(parse_json(ok_depth).has_value());
+    // A long flat array is refused past the value limit (parsed, each value takes about 100 bytes).
+    const auto flat = [](int values) {
+        std::string text = "[0";
+        for (int i = 1; i < values; ++i) text += ",0";
+        return text + "]";
+    };
+    CHECK(parse_json(flat(kMaxJsonValues - 1)).has_value());  // the array itself is a value too
+    const auto too_many = parse_json(flat(kMaxJsonValues));
+    REQUIRE(!too_many.has_value());
+    CHECK(too_many.error().message.find("more than 65536 values") != std::string::npos);
 }
 
 TEST_CASE("json: the writer's output parses back to what was written") {
