@@ -16,7 +16,8 @@
 //            (the evaluation says which move is good, the reply count keeps the fastest-first bias);
 //            closer to the horizon, or without a trained evaluation (other boards), as Normal.
 // Killer and history heuristics are not used: the ordering above already puts a cutoff move first in
-// most nodes, and the tests and the comparison tool need the order to depend on the position only.
+// most nodes, and the tests and the comparison tool need the order to depend on the position only (a
+// history one ply from the horizon saved 2-10 % of the nodes and no time: docs/search.md).
 #include <array>
 #include <vector>
 
