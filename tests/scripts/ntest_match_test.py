@@ -5,8 +5,9 @@ be recorded as 0 ms, and the time ratio is undefined).
 
 Usage: ntest_match_test.py --engine PATH --match PATH
 
-The calibration match must leave its games and the limit it chose (OUT.limit, "tc=S+0" with S = 30.8 x
-the stand-in's mean ms/move in the calibration's records, at least 0.05), the match must be played at that
+The calibration matches (two rounds, the second at the first's limit) must leave their games and the
+limit they chose (OUT.limit, "tc=S+0" with S = 30.8 x the stand-in's mean ms/move over both rounds'
+records, at least 0.05; a bad CAL_ROUNDS is refused), the match must be played at that
 limit (the summary of 2 games, the time-ratio line), and --resume must reuse the kept limit instead of
 calibrating again. With EVAL_FILES the match must be a gauntlet of NTest against one engine per weights
 file (each given its file as option.EvalFile, the results log says so), summarised from each engine's side
@@ -76,13 +77,21 @@ def main():
         print(first.stderr.strip())
         print(first.stdout.strip())
 
-        times = run([sys.executable, TIMES, out + "-cal.ggf"], env).stdout
-        m = re.search(r"^ntest: \d+ timed moves, mean ([0-9.]+) ms/move", times, re.M)
-        assert m, times
-        expected = f"tc={max(float(m.group(1)) * 30.8 / 1000, 0.05):.2f}+0"
+        # Two rounds (CAL_ROUNDS' default): the second at the first's limit, the kept limit from both.
+        def limit_from(files):
+            times = run([sys.executable, TIMES] + files, env).stdout
+            m = re.search(r"^ntest: \d+ timed moves, mean ([0-9.]+) ms/move", times, re.M)
+            assert m, times
+            return f"tc={max(float(m.group(1)) * 30.8 / 1000, 0.05):.2f}+0"
+        first_round = limit_from([out + "-cal.ggf"])
+        assert f"round 2 of 2, 2 games (ours {first_round})" in first.stderr, first.stderr
+        expected = limit_from([out + "-cal.ggf", out + "-cal2.ggf"])
         limit = open(out + ".limit").read().strip()
-        assert limit == expected, f"kept limit {limit}, expected {expected} from {times}"
+        assert limit == expected, f"kept limit {limit}, expected {expected}"
         assert f"ours {limit}" in first.stderr, first.stderr
+        bad_rounds = run(["bash", SCRIPT, tmp, "2", "equal", "8", os.path.join(tmp, "r0")], dict(env, CAL_ROUNDS="0"),
+                         code=2)
+        assert "CAL_ROUNDS" in bad_rounds.stderr, bad_rounds.stderr
         assert "reversi vs ntest: 2 games" in first.stdout, first.stdout
         assert re.search(r"^time ratio \(ours / NTest\) [0-9.]+", first.stdout, re.M), first.stdout
 

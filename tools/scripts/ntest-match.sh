@@ -7,22 +7,26 @@
 # Usage: tools/scripts/ntest-match.sh NTEST_DIR [GAMES] [OUR_LIMIT] [NTEST_DEPTH] [OUT_PREFIX] [-- EXTRA...]
 #   GAMES        games, an even number: each opening twice, colours swapped (default 400)
 #   OUR_LIMIT    the engine's limit as reversi-match keys (default "movetime=30 option.MoveOverhead=5"),
-#                or "equal": a short calibration match first (CAL_GAMES games, default 40, ours at
-#                tc=1+0) measures NTest's ms/move on this machine now, and ours then plays sudden death
-#                with 30.8 times it (the engine spends its clock over about 30.8 moves a game)
+#                or "equal": short calibration matches first (CAL_ROUNDS of them, default 2, of CAL_GAMES
+#                games each, default 40; ours at tc=1+0 in the first, then at the limit the rounds before
+#                chose) measure NTest's ms/move on this machine now, over all the rounds' moves, and ours
+#                then plays sudden death with 30.8 times it (the engine spends its clock over about 30.8
+#                moves a game). NTest's mean over 40 games varies by 20 % (38.7 and 46.9 ms in two rounds,
+#                44.0 in the 400 games after them): with one round ours had 0.82-1.18 times NTest's time
 #   NTEST_DEPTH  NTest's `set depth` (default 14)
 #   OUT_PREFIX   reversi-match --out (default /tmp/ntest-match); --resume continues an interrupted match
 #                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit)
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
 # Environment: ENGINE (default build/release/protocol/reversi-engine), MATCH (default
 # build/release/tools/reversi-match), OPENINGS (default ../shared/data/openings/xot/openingssmall.txt),
-# NICE (default 0), CAL_GAMES (default 40), EVAL_FILES (NAME=WEIGHTS,...: a gauntlet, NTest against one
-# engine per weights file, ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT, GAMES games each, named NAME;
-# the calibration plays ENGINE as it is). Relative paths are taken from the project root.
+# NICE (default 0), CAL_GAMES (default 40), CAL_ROUNDS (default 2), EVAL_FILES (NAME=WEIGHTS,...: a
+# gauntlet, NTest against one engine per weights file, ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT,
+# GAMES games each, named NAME; the calibration plays ENGINE as it is). Relative paths are taken from the
+# project root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -96,13 +100,22 @@ elif [ "$ours" = equal ]; then
   for ((i = 1; i <= $#; i++)); do
     [ "${!i}" = --concurrency ] && { j=$((i + 1)); concurrency=(--concurrency "${!j}"); }
   done
-  rm -f "$out-cal".*
-  echo "ntest-match: calibrating, ${CAL_GAMES:-40} games (ours tc=1+0) -> $out-cal" >&2
-  play "$out-cal" "${CAL_GAMES:-40}" "tc=1+0" plain "${concurrency[@]}" >/dev/null
-  ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$out-cal.ggf")" ntest)
-  [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in $out-cal.ggf" >&2; exit 1; }
-  ours="tc=$(python3 -c "print(f'{max($ntest_ms * $moves_per_clock / 1000, 0.05):.2f}')")+0"
-  echo "ntest-match: NTest ${ntest_ms} ms/move at depth $depth: ours $ours" >&2
+  rounds=${CAL_ROUNDS:-2}
+  [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ntest-match: CAL_ROUNDS must be a positive integer, not '$rounds'" >&2; exit 2; }
+  rm -f "$out"-cal.* "$out"-cal[0-9]*.*
+  ours="tc=1+0"
+  cal_files=()
+  for ((round = 1; round <= rounds; round++)); do
+    cal=$out-cal
+    [ "$round" = 1 ] || cal=$out-cal$round
+    echo "ntest-match: calibrating, round $round of $rounds, ${CAL_GAMES:-40} games (ours $ours) -> $cal" >&2
+    play "$cal" "${CAL_GAMES:-40}" "$ours" plain "${concurrency[@]}" >/dev/null
+    cal_files+=("$cal.ggf")
+    ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "${cal_files[@]}")" ntest)
+    [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in ${cal_files[*]}" >&2; exit 1; }
+    ours="tc=$(python3 -c "print(f'{max($ntest_ms * $moves_per_clock / 1000, 0.05):.2f}')")+0"
+    echo "ntest-match: NTest ${ntest_ms} ms/move at depth $depth (rounds 1-$round): ours $ours" >&2
+  done
   echo "$ours" >"$out.limit"
 fi
 play "$out" "$games" "$ours" each "$@"
