@@ -29,19 +29,18 @@ public:
         if (ended_) co_return Read::Ended;
         buffer_.erase(0, consumed_);
         consumed_ = 0;
-        const std::size_t n = co_await asio::async_read_until(socket_, asio::dynamic_buffer(buffer_, max_line_ + 1),
-                                                              '\n', asio::redirect_error(asio::use_awaitable, ec));
+        std::size_t n = co_await asio::async_read_until(socket_, asio::dynamic_buffer(buffer_, max_line_ + 1), '\n',
+                                                        asio::redirect_error(asio::use_awaitable, ec));
         if (ec == asio::error::not_found) co_return Read::TooLong;
         if (ec == asio::error::eof) {
             // A last line without its newline is still a command (as on stdin); the next read ends.
             ended_ = true;
             if (buffer_.empty()) co_return Read::Ended;
-            message = std::move(buffer_);
-            buffer_.clear();
-            if (!message.empty() && message.back() == '\r') message.pop_back();
-            co_return Read::Message;
+            buffer_ += '\n';
+            n = buffer_.size();
+        } else if (ec) {
+            co_return Read::Closed;
         }
-        if (ec) co_return Read::Closed;
         consumed_ = n;
         message.assign(buffer_.data(), n - 1);
         if (!message.empty() && message.back() == '\r') message.pop_back();
