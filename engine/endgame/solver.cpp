@@ -478,6 +478,8 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             const Move pass_best = static_cast<Move>(moves[static_cast<std::size_t>(o.best_index)].square);
             report_pass_end(control, pass_best, o.score, lo, hi, level, nodes);
             if (level > 0 && ++selective_fails > 3) return out;
+            // A fail at the end of the scale is the score itself: nothing lies beyond -64 or 64.
+            if (o.score <= -kScoreMax || o.score >= kScoreMax) return out;
             if (o.score <= lo && lo > a) {
                 hi = o.score + 1;
                 lo = std::max(a, o.score - delta);

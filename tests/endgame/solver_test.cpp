@@ -326,6 +326,29 @@ TEST_CASE("EndgameSolver: a wipeout is an exact score at any window, not a bound
     static_assert(bound_on_scale(63, 63, 64, 64) == Bound::Upper);
 }
 
+TEST_CASE("EndgameSolver: an aspiration window that fails at the end of the scale is not searched again") {
+    // 16 empties, a wipeout (64) that the aspiration's guess (a 4-ply evaluation search: 53) does not see:
+    // the window around the guess fails high, the wider one reaches 64, and nothing lies beyond it. Before,
+    // a third pass searched (63, 64) to learn what 64 already said.
+    const auto pos = parse_board("XXXXXOO-XXXXOO-O-XXOOOO-OXXOOOO-XOOOOO---OOOOO--O-XOOO---OOOOO-- X");
+    REQUIRE(pos);
+    REQUIRE(pos->empty_count() == 16);
+    endgame::EndgameSolver solver(1);
+    std::atomic<bool> stop{false};
+    endgame::SolveOptions options;
+    options.selective = false;  // the exact passes alone
+    const auto r = solver.solve(*pos, options, stop);
+    REQUIRE(r);
+    CHECK(r->score == 64);
+    CHECK(r->bound == Bound::Exact);
+    CHECK(r->passes == 2);
+    options.aspiration = false;
+    const auto full = solver.solve(*pos, options, stop);
+    REQUIRE(full);
+    CHECK(full->score == 64);
+    CHECK(full->passes == 1);
+}
+
 TEST_CASE("EndgameSolver: a hand-set board with 35 legal moves is listed whole and searched") {
     // More legal moves than a game reaches (33 at most): the move list holds one entry per square.
     auto pos = parse_board("---------OOOOXO---XX-XO--OXO--O--XX-O-X--OOX-OX---O--XO-----OX-- X");
