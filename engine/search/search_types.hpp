@@ -100,6 +100,10 @@ struct IterationReport {
     std::chrono::milliseconds time{0};
     int hashfull = 0;       // per mille
     int selectivity = 100;  // Multi-ProbCut confidence of this iteration; 100: no selective cut
+    // The scale of a timed search's soft limit after this iteration (engine/search/soft_limit.hpp): what a
+    // pondering search, which has no limits of its own, is held to after ponderhit. Set on the Searcher's
+    // completed iterations; none on the reports from inside an exact solve, which leave the scale as it is.
+    std::optional<double> soft_limit_factor;
     std::vector<Move> pv;
 };
 

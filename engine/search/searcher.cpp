@@ -506,6 +506,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
                 result.selectivity = report.selectivity;
                 result.pv = report.pv;
             }
+            report.soft_limit_factor = soft_scale.factor();
             if (callbacks.on_iteration) callbacks.on_iteration(report);
             remaining.erase(std::remove(remaining.begin(), remaining.end(), r.best_move), remaining.end());
         }

@@ -9,7 +9,9 @@
 // grows by one when the iteration's best move differs from the one before. The soft limit is scaled by
 // kSettledScale + kPerChangeScale * instability, at most kMaxScale, and never past the hard limit. Only
 // iterations of at least kFirstCountedDepth plies count (the first ones are fast and often change their
-// minds). Without a clock (movetime: soft = hard) nothing changes.
+// minds). Without a clock (movetime: soft = hard) nothing changes. Each iteration's report carries the
+// factor (IterationReport::soft_limit_factor), so that a pondering search, which runs without limits
+// until ponderhit, is held to the same scaled share after it.
 //
 // Measured (docs/eval.md, "The soft limit extended while the best move changes"): in self-play at the same
 // clock, extending (1.0 + 0.5 per change) scored +28.7 [+3.8, +54.0] over 400 games for 1.01 times the
@@ -23,6 +25,17 @@
 #include "engine/board/bitboard.hpp"  // Move, kNoMove
 
 namespace reversi {
+
+// `soft` scaled by `factor`, at most `hard`; `soft` itself when the two are equal (a movetime search,
+// whose budget is its own). The one rule for a timed search (SoftLimitScale::scaled) and for a pondering
+// one after ponderhit, whose limits the protocol checks (protocol/uci/ponder_control.hpp).
+[[nodiscard]] inline std::chrono::milliseconds scaled_soft_limit(std::chrono::milliseconds soft,
+                                                                 std::chrono::milliseconds hard,
+                                                                 double factor) noexcept {
+    if (soft >= hard) return soft;
+    const auto ms = static_cast<std::chrono::milliseconds::rep>(static_cast<double>(soft.count()) * factor);
+    return std::min(hard, std::chrono::milliseconds(ms));
+}
 
 class SoftLimitScale {
 public:
@@ -51,9 +64,7 @@ public:
     // movetime search, whose budget is its own).
     [[nodiscard]] std::chrono::milliseconds scaled(std::chrono::milliseconds soft,
                                                    std::chrono::milliseconds hard) const noexcept {
-        if (soft >= hard) return soft;
-        const auto ms = static_cast<std::chrono::milliseconds::rep>(static_cast<double>(soft.count()) * factor());
-        return std::min(hard, std::chrono::milliseconds(ms));
+        return scaled_soft_limit(soft, hard, factor());
     }
 
     [[nodiscard]] constexpr double instability() const noexcept { return instability_; }

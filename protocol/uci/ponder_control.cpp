@@ -4,6 +4,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/search/soft_limit.hpp"
+
 namespace reversi::uci {
 
 PonderControl::PonderControl(PonderPlan plan, std::function<void()> stop_search)
@@ -14,16 +16,24 @@ bool PonderControl::start_clock(Clock::time_point now) {
     const auto pondered = std::chrono::duration_cast<milliseconds>(now - plan_.received);
     const timing::TimeLimits left = timing::limits_at_ponderhit(plan_.limits, pondered);
     hit_at_ = now;
-    if (left.soft) soft_deadline_ = now + *left.soft;
     if (left.hard) hard_deadline_ = now + *left.hard;
     if (plan_.latency && plan_.clock_move && left.hard) {
         timing::PlannedMove move = *plan_.clock_move;
         move.hard_ms = left.hard->count();
         plan_.latency->on_go(move);
     }
-    spdlog::debug("ponderhit after {} ms of pondering: soft limit {} ms, hard limit {} ms left", pondered.count(),
-                  left.soft ? left.soft->count() : -1, left.hard ? left.hard->count() : -1);
-    return left.soft && left.soft->count() == 0;
+    const auto soft = soft_deadline();
+    spdlog::debug("ponderhit after {} ms of pondering: soft limit {} ms (scaled {:.2f}), hard limit {} ms left",
+                  pondered.count(), soft ? std::chrono::duration_cast<milliseconds>(*soft - now).count() : -1,
+                  soft_factor_, left.hard ? left.hard->count() : -1);
+    return soft && now >= *soft;
+}
+
+std::optional<PonderControl::Clock::time_point> PonderControl::soft_deadline() const {
+    const timing::TimeLimits& planned = plan_.limits;
+    if (!planned.soft) return std::nullopt;
+    const auto share = planned.hard ? scaled_soft_limit(*planned.soft, *planned.hard, soft_factor_) : *planned.soft;
+    return plan_.received + share;
 }
 
 bool PonderControl::hit(Clock::time_point now) {
@@ -63,9 +73,12 @@ void PonderControl::release() noexcept {
     changed_.notify_all();
 }
 
-bool PonderControl::past_soft_limit(Clock::time_point now) const {
+bool PonderControl::past_soft_limit(Clock::time_point now, std::optional<double> soft_factor) {
     std::lock_guard lock(mutex_);
-    return state_ == State::Timed && soft_deadline_ && now >= *soft_deadline_;
+    if (soft_factor) soft_factor_ = *soft_factor;
+    if (state_ != State::Timed) return false;
+    const auto soft = soft_deadline();
+    return soft && now >= *soft;
 }
 
 std::optional<PonderControl::Clock::time_point> PonderControl::wait_for_answer() {

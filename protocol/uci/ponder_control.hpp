@@ -4,8 +4,8 @@
 // (its depth and node limits still apply) and never answers before ponderhit or stop: when it ends
 // first, the job waits on a condition variable. ponderhit makes it a timed search with the limits
 // planned from the go ponder's clock, counted from the go ponder (timing::limits_at_ponderhit): the soft
-// limit is checked after each iteration (the job stops the search), the hard one by a DeadlineTimer
-// armed at ponderhit. stop makes it answer at once.
+// limit, scaled by the search's stability as a timed search's is, is checked after each iteration (the
+// job stops the search), the hard one by a DeadlineTimer armed at ponderhit. stop makes it answer at once.
 //
 // States: Pondering (searching) -> Waiting (the search ended by itself, the answer is held) ->
 // Timed (ponderhit) or Released (stop) -> Ended (the job has answered).
@@ -50,8 +50,11 @@ public:
     void release() noexcept;
     [[nodiscard]] const PonderPlan& plan() const noexcept { return plan_; }
 
-    // Job thread, after each completed iteration: ponderhit came and the soft limit has passed.
-    [[nodiscard]] bool past_soft_limit(Clock::time_point now) const;
+    // Job thread, after each completed iteration: ponderhit came and the soft limit has passed. The soft
+    // limit is the plan's share scaled as a timed search scales its own (engine/search/soft_limit.hpp:
+    // longer while the best move changes, never past the hard limit), by the factor of the search's last
+    // report that carried one (`soft_factor`, recorded while pondering too, so that ponderhit uses it).
+    [[nodiscard]] bool past_soft_limit(Clock::time_point now, std::optional<double> soft_factor = std::nullopt);
     // Job thread, when the search has returned: cancels the hard-limit timer, then waits for ponderhit
     // or stop when neither came yet. Returns the time of the ponderhit (nullopt: stopped while pondering).
     [[nodiscard]] std::optional<Clock::time_point> wait_for_answer();
@@ -63,6 +66,8 @@ private:
 
     // Under the lock: the deadlines of a ponderhit at `now`; true when the search must stop at once.
     bool start_clock(Clock::time_point now);
+    // Under the lock: the soft limit as a time, counted from the go ponder, scaled by soft_factor_.
+    [[nodiscard]] std::optional<Clock::time_point> soft_deadline() const;
 
     const PonderPlan plan_;
     const std::function<void()> stop_search_;
@@ -70,8 +75,8 @@ private:
     std::condition_variable changed_;
     State state_ = State::Pondering;
     std::optional<Clock::time_point> hit_at_;
-    std::optional<Clock::time_point> soft_deadline_;
     std::optional<Clock::time_point> hard_deadline_;
+    double soft_factor_ = 1.0;
     timing::DeadlineTimer timer_;  // declared last: cancelled and joined first
 };
 

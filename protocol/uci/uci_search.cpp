@@ -131,7 +131,8 @@ SearchCallbacks SearchJob::callbacks(bool& exact_sent) const {
         // After ponderhit the soft limit is checked here (the search's own limits were fixed without time).
         // Progress and bound reports inside an exact solve are not completed iterations: they never stop it.
         const bool completed = !r.progress && r.bound == Bound::Exact;
-        if (ponder && completed && r.multipv >= lines && ponder->past_soft_limit(Clock::now())) ctx->stop_job();
+        if (ponder && completed && r.multipv >= lines && ponder->past_soft_limit(Clock::now(), r.soft_limit_factor))
+            ctx->stop_job();
     };
     return callbacks;
 }

@@ -131,6 +131,40 @@ TEST_CASE("ponder control: after ponderhit the hard limit stops the search and t
     CHECK(stops.count() == 1);
 }
 
+TEST_CASE("ponder control: after ponderhit the soft limit is scaled as the search's own would be") {
+    StopCounter stops;
+    // Times an hour ahead: the hard-limit timer armed at the ponderhit never fires during the test.
+    const auto received = Clock::now() + 1h;
+    uci::PonderControl control(plan_of(60ms, 150ms, received), [&] { stops.stop(); });
+    // While pondering: no limit, whatever the scale; the scale is kept for the ponderhit.
+    CHECK(!control.past_soft_limit(received + 10s, 1.5));
+    REQUIRE(control.hit(received + 20ms));
+    CHECK(stops.count() == 0);
+    // 60 ms x 1.5 = 90 ms from the go ponder.
+    CHECK(!control.past_soft_limit(received + 80ms));  // a report without a scale keeps the last one
+    CHECK(control.past_soft_limit(received + 90ms));
+    // A settled move: the share itself.
+    CHECK(control.past_soft_limit(received + 60ms, 1.0));
+    CHECK(!control.past_soft_limit(received + 59ms, 1.0));
+    // Never past the hard limit: 60 ms x 3 = 180 ms, capped at 150 ms.
+    CHECK(!control.past_soft_limit(received + 149ms, 3.0));
+    CHECK(control.past_soft_limit(received + 150ms, 3.0));
+    REQUIRE(control.wait_for_answer());
+}
+
+TEST_CASE("ponder control: a ponderhit inside the scaled soft limit does not stop the search at once") {
+    StopCounter stops;
+    const auto received = Clock::now();
+    uci::PonderControl control(plan_of(50ms, 10000ms, received), [&] { stops.stop(); });
+    CHECK(!control.past_soft_limit(received + 1ms, 1.8));  // the best move changed while pondering
+    REQUIRE(control.hit(received + 80ms));                 // past 50 ms, inside 90 ms
+    CHECK(stops.count() == 0);
+    CHECK(!control.past_soft_limit(received + 85ms));
+    CHECK(control.past_soft_limit(received + 90ms));
+    REQUIRE(control.wait_for_answer());
+    CHECK(stops.count() == 0);
+}
+
 TEST_CASE("ponder control: ponderhit after pondering longer than the soft limit stops the search at once") {
     StopCounter stops;
     const auto received = Clock::now();

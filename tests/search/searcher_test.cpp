@@ -6,6 +6,7 @@
 #include "engine/board/notation.hpp"
 #include "engine/search/bench.hpp"
 #include "engine/search/searcher.hpp"
+#include "engine/search/soft_limit.hpp"
 #include "tests/search/search_helpers.hpp"
 #include "tests/support/random_positions.hpp"
 
@@ -137,6 +138,35 @@ TEST_CASE("Searcher: MultiPV reports one line per rank with distinct moves, best
     CHECK(last[1].pv.front() != last[2].pv.front());
     CHECK(last[0].score >= last[1].score);
     CHECK(last[1].score >= last[2].score);
+}
+
+TEST_CASE("Searcher: each completed iteration reports the soft limit's scale after it") {
+    // A pondering search has no limits of its own: after ponderhit the protocol holds it to the share
+    // scaled by this factor (protocol/uci/ponder_control.hpp), so it must be the search's own.
+    const std::atomic<bool> stop{false};
+    Searcher searcher(4);
+    SearchLimits limits;
+    limits.depth = 10;
+    int changed = 0;
+    int searched = 0;
+    for (const auto& pos : random_positions(Variant::Standard, 120, 7)) {
+        if (pos.empty_count() < 24 || pos.empty_count() > 50) continue;  // midgame iterations only
+        if (++searched > 16) break;
+        std::vector<IterationReport> reports;
+        SearchCallbacks cb;
+        cb.on_iteration = [&](const IterationReport& r) { reports.push_back(r); };
+        (void)searcher.search(pos, limits, cb, stop);
+        SoftLimitScale expected;
+        for (const auto& r : reports) {
+            REQUIRE(!r.progress);
+            REQUIRE(!r.pv.empty());
+            expected.push(r.depth, r.pv.front());
+            REQUIRE(r.soft_limit_factor);
+            CHECK(*r.soft_limit_factor == expected.factor());
+            if (*r.soft_limit_factor > SoftLimitScale::kSettledScale) ++changed;
+        }
+    }
+    CHECK(changed > 0);  // some best move changed, so the check above saw factors other than 1
 }
 
 TEST_CASE("Searcher: stop flag, node limit and time limit end the search promptly with a legal move") {
