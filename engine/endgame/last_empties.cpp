@@ -27,7 +27,7 @@ constexpr std::array<SquareLines, 64> kSquareLines = [] {
     std::array<SquareLines, 64> out{};
     for (int sq = 0; sq < 64; ++sq) {
         for (int l = 0; l < 4; ++l) {
-            const Bitboard mask = detail::kRays[l][sq] | detail::kRays[l + 4][sq] | square_bit(sq);
+            const Bitboard mask = reversi::detail::kRays[l][sq] | reversi::detail::kRays[l + 4][sq] | square_bit(sq);
             out[sq].mask[l] = mask;
             out[sq].place[l] = static_cast<std::uint8_t>(popcount(mask & (square_bit(sq) - 1)));
         }

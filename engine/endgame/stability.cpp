@@ -3,6 +3,9 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
 
 namespace reversi::endgame {
 
@@ -25,65 +28,67 @@ constexpr void play_on_line(unsigned& mover, unsigned& other, int square) noexce
     other &= ~flipped;
 }
 
-// Table over (black line, white line): the discs of both colours that no sequence of moves changes.
-class EdgeTable {
-public:
-    EdgeTable() {
-        done_.fill(false);
+// Fullest lines first: a move fills one more square, so every line a move reaches is already in the table.
+std::array<std::uint8_t, 1 << 16> build_edge_table() noexcept {
+    std::array<std::uint8_t, 1 << 16> table{};
+    for (int filled = 8; filled >= 0; --filled) {
         for (unsigned a = 0; a < 256; ++a) {
             for (unsigned b = 0; b < 256; ++b) {
-                if ((a & b) == 0) (void)compute(a, b);
-            }
-        }
-    }
-    [[nodiscard]] std::uint8_t stable(unsigned a, unsigned b) const noexcept { return table_[a << 8 | b]; }
-
-private:
-    std::uint8_t compute(unsigned a, unsigned b) {
-        const unsigned index = a << 8 | b;
-        if (done_[index]) return table_[index];
-        unsigned result = a | b;  // every disc, until a move changes it
-        const unsigned empty = ~(a | b) & 0xffu;
-        for (int sq = 0; sq < 8 && result; ++sq) {
-            if (!(empty >> sq & 1u)) continue;
-            for (int side = 0; side < 2; ++side) {
-                unsigned na = a;
-                unsigned nb = b;
-                if (side == 0) {
-                    play_on_line(na, nb, sq);
-                } else {
-                    play_on_line(nb, na, sq);
+                if ((a & b) != 0 || std::popcount(a | b) != filled) continue;
+                unsigned result = a | b;  // every disc, until a move changes it
+                const unsigned empty = ~(a | b) & 0xffu;
+                for (int sq = 0; sq < 8 && result; ++sq) {
+                    if (!(empty >> sq & 1u)) continue;
+                    for (int side = 0; side < 2; ++side) {
+                        unsigned na = a;
+                        unsigned nb = b;
+                        if (side == 0) {
+                            play_on_line(na, nb, sq);
+                        } else {
+                            play_on_line(nb, na, sq);
+                        }
+                        const unsigned unchanged = ~((na ^ a) | (nb ^ b));
+                        result &= unchanged & table[na << 8 | nb];
+                    }
                 }
-                const unsigned unchanged = ~((na ^ a) | (nb ^ b));
-                result &= unchanged & compute(na, nb);
+                table[a << 8 | b] = static_cast<std::uint8_t>(result);
             }
         }
-        table_[index] = static_cast<std::uint8_t>(result);
-        done_[index] = true;
-        return table_[index];
     }
-    std::array<std::uint8_t, 65536> table_{};
-    std::array<bool, 65536> done_{};
-};
-
-const EdgeTable& edge_table() {
-    static const EdgeTable table;
     return table;
 }
 
-// Bits of column 0 / 7 of the board gathered into an 8-bit line (row i -> bit i) and back.
-constexpr unsigned column_to_line(Bitboard b, int column) noexcept {
-    return static_cast<unsigned>((((b >> column) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56);
-}
-// Bit i of `line` to square (i, column): bits 4-7 to the upper half, then each group of two to rows
-// two apart, then each bit to its row (the shifted groups never overlap: no carries).
-constexpr Bitboard line_to_column(unsigned line, int column) noexcept {
+// Bit i of `line` to square (i, column).
+inline Bitboard line_to_column(unsigned line, int column) noexcept {
+#ifdef __BMI2__
+    return _pdep_u64(line, 0x0101010101010101ULL << column);
+#else
+    // Bits 4-7 to the upper half, then each group of two to rows two apart, then each bit to its row
+    // (the shifted groups never overlap: no carries).
     Bitboard b = line & 0xffu;
     b = (b | b << 28) & 0x0000000f0000000fULL;
     b = (b | b << 14) & 0x0003000300030003ULL;
     b = (b | b << 7) & 0x0101010101010101ULL;
     return b << column;
+#endif
 }
+
+// The four lines through each square: row, column, diagonal (a1-h8 direction), anti-diagonal.
+constexpr std::array<std::array<Bitboard, 4>, 64> kLinesThrough = [] {
+    std::array<std::array<Bitboard, 4>, 64> out{};
+    for (int sq = 0; sq < 64; ++sq) {
+        for (int other = 0; other < 64; ++other) {
+            const int dr = (other >> 3) - (sq >> 3);
+            const int dc = (other & 7) - (sq & 7);
+            const Bitboard bit = square_bit(other);
+            if (dr == 0) out[sq][0] |= bit;
+            if (dc == 0) out[sq][1] |= bit;
+            if (dc == dr) out[sq][2] |= bit;
+            if (dc == -dr) out[sq][3] |= bit;
+        }
+    }
+    return out;
+}();
 
 // `from` and the squares it reaches by repeated steps of |Shift| squares, up the board for a positive
 // Shift and down for a negative one, never wrapping across the edge that `mask` excludes after a step
@@ -102,6 +107,22 @@ constexpr Bitboard spread(Bitboard from, Bitboard mask) noexcept {
 
 FullLines full_lines(Bitboard occupied) noexcept {
     FullLines f;
+    if (popcount(~occupied) <= kFewEmpties) {
+        // Few empty squares: the lines through each of them are the lines that are not full.
+        Bitboard open[4] = {0, 0, 0, 0};
+        for (int sq : squares(~occupied)) {
+            const auto& lines = kLinesThrough[static_cast<std::size_t>(sq)];
+            open[0] |= lines[0];
+            open[1] |= lines[1];
+            open[2] |= lines[2];
+            open[3] |= lines[3];
+        }
+        f.horizontal = ~open[0];
+        f.vertical = ~open[1];
+        f.diagonal = ~open[2];
+        f.anti_diagonal = ~open[3];
+        return f;
+    }
     Bitboard h = occupied;  // bit 8r: row r is full
     h &= h >> 4;
     h &= h >> 2;
@@ -119,27 +140,19 @@ FullLines full_lines(Bitboard occupied) noexcept {
     return f;
 }
 
-unsigned edge_stable(unsigned owner, unsigned other) noexcept { return edge_table().stable(owner, other) & owner; }
-
-int edge_stability(Bitboard owner, Bitboard other) noexcept {
-    const EdgeTable& table = edge_table();
-    const auto stable = [&table](unsigned own_line, unsigned other_line) {
-        return std::popcount(table.stable(own_line, other_line) & own_line);
-    };
-    return stable(static_cast<unsigned>(owner & 0xff), static_cast<unsigned>(other & 0xff)) +
-           stable(static_cast<unsigned>(owner >> 56), static_cast<unsigned>(other >> 56)) +
-           stable(column_to_line(owner, 0), column_to_line(other, 0)) +
-           stable(column_to_line(owner, 7), column_to_line(other, 7));
-}
+namespace detail {
+const std::array<std::uint8_t, 1 << 16> kEdgeStable = build_edge_table();
+}  // namespace detail
 
 Bitboard stable_discs(Bitboard owner, Bitboard other) noexcept {
-    const EdgeTable& table = edge_table();
+    using detail::column_line;
+    using detail::edge_line_stable;
     Bitboard stable = 0;
     // Edges: row 1, row 8, column a, column h.
-    stable |= static_cast<Bitboard>(table.stable(owner & 0xff, other & 0xff));
-    stable |= static_cast<Bitboard>(table.stable(owner >> 56, other >> 56)) << 56;
-    stable |= line_to_column(table.stable(column_to_line(owner, 0), column_to_line(other, 0)), 0);
-    stable |= line_to_column(table.stable(column_to_line(owner, 7), column_to_line(other, 7)), 7);
+    stable |= static_cast<Bitboard>(edge_line_stable(owner & 0xff, other & 0xff));
+    stable |= static_cast<Bitboard>(edge_line_stable(owner >> 56, other >> 56)) << 56;
+    stable |= line_to_column(edge_line_stable(column_line(owner, 0), column_line(other, 0)), 0);
+    stable |= line_to_column(edge_line_stable(column_line(owner, 7), column_line(other, 7)), 7);
     stable &= owner;
 
     const FullLines f = full_lines(owner | other);

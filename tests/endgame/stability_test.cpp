@@ -3,6 +3,7 @@
 
 #include <array>
 #include <bit>
+#include <memory>
 #include <random>
 #include <utility>
 
@@ -53,6 +54,73 @@ TEST_CASE("stability on crafted boards") {
     CHECK(endgame::edge_stable(0x55, 0xaa) == 0x55);
     // A lone disc in the middle of an empty edge is not stable.
     CHECK(endgame::edge_stable(0x08, 0) == 0);
+}
+
+namespace {
+
+// The edge table's definition, computed the other way round (memoised recursion from the line itself, as
+// the table was built before it was filled fullest lines first): the discs of both colours that no
+// move on the line, by either side, changes, now or after any sequence of moves.
+class EdgeReference {
+public:
+    unsigned stable(unsigned a, unsigned b) {
+        const unsigned index = a << 8 | b;
+        if (done_[index]) return table_[index];
+        unsigned result = a | b;
+        for (int sq = 0; sq < 8; ++sq) {
+            if ((a | b) >> sq & 1u) continue;
+            for (const bool first_side : {true, false}) {
+                unsigned na = a;
+                unsigned nb = b;
+                if (first_side) {
+                    play(na, nb, sq);
+                } else {
+                    play(nb, na, sq);
+                }
+                result &= ~((na ^ a) | (nb ^ b)) & stable(na, nb);
+            }
+        }
+        done_[index] = true;
+        table_[index] = result;
+        return result;
+    }
+
+private:
+    // A move on `square` for `mover`, flipping along the line only (through the other directions a
+    // move that flips nothing here can be legal too).
+    static void play(unsigned& mover, unsigned& other, int square) {
+        unsigned flipped = 0;
+        for (const int step : {1, -1}) {
+            unsigned run = 0;
+            int s = square + step;
+            for (; s >= 0 && s < 8 && (other >> s & 1u); s += step) run |= 1u << s;
+            if (s >= 0 && s < 8 && (mover >> s & 1u)) flipped |= run;
+        }
+        mover |= flipped | 1u << square;
+        other &= ~flipped;
+    }
+    std::array<unsigned, 1 << 16> table_{};
+    std::array<bool, 1 << 16> done_{};
+};
+
+}  // namespace
+
+TEST_CASE("the edge table equals its definition on all 6,561 lines") {
+    auto reference = std::make_unique<EdgeReference>();
+    int lines = 0;
+    int stable_seen = 0;
+    for (unsigned a = 0; a < 256; ++a) {
+        for (unsigned b = 0; b < 256; ++b) {
+            if (a & b) continue;
+            const unsigned expected = reference->stable(a, b);
+            REQUIRE(endgame::edge_stable(a, b) == (expected & a));
+            REQUIRE(endgame::edge_stable(b, a) == (expected & b));
+            ++lines;
+            stable_seen += std::popcount(expected);
+        }
+    }
+    CHECK(lines == 6561);
+    CHECK(stable_seen > 10000);
 }
 
 TEST_CASE("edge_stability counts the edge table's stable discs of the four edges") {
@@ -118,6 +186,17 @@ TEST_CASE("full_lines equals the square-by-square reference on 20,000 random boa
         full_diagonal_squares += popcount(fast.diagonal | fast.anti_diagonal);
     }
     CHECK(full_diagonal_squares > 10000);
+}
+
+TEST_CASE("full_lines with few empty squares (the lines through each) equals the reference") {
+    std::mt19937_64 rng(78);
+    for (int empties = 0; empties <= endgame::kFewEmpties + 2; ++empties) {
+        for (int i = 0; i < 2000; ++i) {
+            Bitboard occupied = ~Bitboard{0};
+            while (popcount(~occupied) < empties) occupied &= ~square_bit(static_cast<int>(rng() % 64));
+            REQUIRE(endgame::full_lines(occupied) == full_lines_reference(occupied));
+        }
+    }
 }
 
 TEST_CASE("stability_cutoff: cuts exactly when the stable-disc bound reaches alpha, and the bound holds") {
