@@ -28,13 +28,16 @@ inline constexpr int kInfinity = kScoreMax + 1;
 inline constexpr std::array<Bitboard, 4> kQuadrants = {0x000000000f0f0f0fULL, 0x00000000f0f0f0f0ULL,
                                                        0x0f0f0f0f00000000ULL, 0xf0f0f0f000000000ULL};
 
-// The union of the quadrants holding an odd number of empty squares.
+// The union of the quadrants holding an odd number of empty squares. The parities are folded together
+// (rows 0-3 onto row 0 and rows 4-7 onto row 4, then columns 0-3 onto column 0 and 4-7 onto column 4), so
+// that squares a1, e1, a5 and e5 hold their quadrants' parities; a multiply by the a1 quadrant spreads
+// each over its quadrant (the four products never overlap: no carries).
 [[nodiscard]] constexpr Bitboard odd_quadrants(Bitboard empties) noexcept {
-    Bitboard odd = 0;
-    for (const Bitboard q : kQuadrants) {
-        if (popcount(empties & q) & 1) odd |= q;
-    }
-    return odd;
+    Bitboard x = empties ^ (empties >> 8);
+    x ^= x >> 16;
+    x ^= x >> 1;
+    x ^= x >> 2;
+    return (x & 0x0000001100000011ULL) * kQuadrants[0];
 }
 
 // The squares in classes of like squares, in a common static order for trying moves (corners first, then

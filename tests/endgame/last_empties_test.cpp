@@ -67,6 +67,23 @@ TEST_CASE("class_ordered_squares lists each square of a set once, class by class
     }
 }
 
+TEST_CASE("odd_quadrants equals the quadrants counted one by one on 100,000 sets of empty squares") {
+    std::mt19937_64 rng(45);
+    int odd_seen = 0;
+    for (int i = 0; i < 100000; ++i) {
+        // From nearly all to nearly no empty squares.
+        Bitboard empties = rng();
+        for (int k = 0; k < i % 5; ++k) empties &= rng();
+        Bitboard expected = 0;
+        for (const Bitboard q : endgame::kQuadrants) {
+            if (popcount(empties & q) % 2 == 1) expected |= q;
+        }
+        REQUIRE(endgame::odd_quadrants(empties) == expected);
+        odd_seen += popcount(expected) / 16;
+    }
+    CHECK(odd_seen > 100000);
+}
+
 TEST_CASE("flips_if_adjacent equals flips on every empty square of 4,000 positions, for both sides") {
     int moves = 0;
     for (int empties = 1; empties <= 16; ++empties) {
