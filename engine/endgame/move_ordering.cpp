@@ -100,6 +100,7 @@ void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) n
         EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
         m.square = sq;
         m.flipped = flips_from_rays(P, O, sq);
+        m.replies = kUnknownMoves;
         m.score = 0;
     }
 }
@@ -128,6 +129,7 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
         const Bitboard next_p = O ^ m.flipped;                   // the opponent, to move next
         const Bitboard next_o = P ^ m.flipped ^ square_bit(sq);  // us, after the move
         const Bitboard replies = legal_moves(next_p, next_o);
+        m.replies = replies;
         int score = -weighted_mobility(replies) * (1 << 12);
         score -= popcount(neighbours(next_o) & ~(next_p | next_o)) * (1 << 9);
         if (square_bit(sq) & kCorners) score += 1 << 11;

@@ -19,8 +19,12 @@
 
 namespace reversi::endgame {
 
+// kUnknownMoves in EndgameMove::replies: not computed (no position has every square as a legal move).
+inline constexpr Bitboard kUnknownMoves = ~Bitboard{0};
+
 struct EndgameMove {
     Bitboard flipped;
+    Bitboard replies;  // the opponent's legal moves after this one, when the ordering computed them
     int square;
     int score;
 };

@@ -64,27 +64,28 @@ int SearchWorker::null_window(Bitboard P, Bitboard O, int alpha) {
     return dispatch_nws(P, O, alpha, popcount(~(P | O)));
 }
 
-int SearchWorker::dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
+int SearchWorker::dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves) {
     if (empties <= 4) return solve_small(P, O, alpha, beta, nodes_);
-    if (empties <= kShallowEmpties) return shallow(P, O, alpha, beta, empties);
-    return hashed<true>(P, O, alpha, beta, empties);
+    if (empties <= kShallowEmpties) return shallow(P, O, alpha, beta, empties, moves);
+    return hashed<true>(P, O, alpha, beta, empties, moves);
 }
 
-int SearchWorker::dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties) {
+int SearchWorker::dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties, Bitboard moves) {
     if (empties <= 4) return solve_small(P, O, alpha, alpha + 1, nodes_);
-    if (empties <= kShallowEmpties) return shallow(P, O, alpha, alpha + 1, empties);
-    return hashed<false>(P, O, alpha, alpha + 1, empties);
+    if (empties <= kShallowEmpties) return shallow(P, O, alpha, alpha + 1, empties, moves);
+    return hashed<false>(P, O, alpha, alpha + 1, empties, moves);
 }
 
-int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
+int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves) {
     ++nodes_;
     // At 5-6 empties (and in solve_4) most discs sit on full lines: the test is made whenever it can
     // succeed ("The stability cutoff at 4, 5 and 6 empties", docs/endgame.md).
     if (int upper = 0; stability_cutoff(P, O, alpha, upper)) return upper;
-    const Bitboard moves = legal_moves(P, O);
+    if (moves == kUnknownMoves) moves = legal_moves(P, O);
     if (!moves) {
-        if (!legal_moves(O, P)) return final_score(P, empties);
-        return -shallow(O, P, -beta, -alpha, empties);
+        const Bitboard replies = legal_moves(O, P);
+        if (!replies) return final_score(P, empties);
+        return -shallow(O, P, -beta, -alpha, empties, replies);
     }
     const Bitboard odd = odd_quadrants(~(P | O));
     int best = -kInfinity;
@@ -106,7 +107,7 @@ int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empti
 }
 
 template <bool Pv>
-int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties) {
+int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves) {
     ++nodes_;
     if (must_stop()) {
         aborted_ = true;
@@ -131,10 +132,12 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         if (probcut(P, O, alpha, beta, empties, cut)) return cut;
     }
 
-    const Bitboard moves = legal_moves(P, O);
+    if (moves == kUnknownMoves) moves = legal_moves(P, O);
     if (!moves) {
-        if (!legal_moves(O, P)) return final_score(P, empties);
-        return Pv ? -hashed<true>(O, P, -beta, -alpha, empties) : -hashed<false>(O, P, -beta, -alpha, empties);
+        const Bitboard replies = legal_moves(O, P);
+        if (!replies) return final_score(P, empties);
+        return Pv ? -hashed<true>(O, P, -beta, -alpha, empties, replies)
+                  : -hashed<false>(O, P, -beta, -alpha, empties, replies);
     }
 
     const std::uint64_t nodes_before = nodes_;
@@ -174,10 +177,11 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
         int score;
         if (!Pv || i == 0) {
-            score = Pv ? -dispatch_pv(np, no, -beta, -alpha, empties - 1) : -dispatch_nws(np, no, -beta, empties - 1);
+            score = Pv ? -dispatch_pv(np, no, -beta, -alpha, empties - 1, m.replies)
+                       : -dispatch_nws(np, no, -beta, empties - 1, m.replies);
         } else {
-            score = -dispatch_nws(np, no, -alpha - 1, empties - 1);
-            if (score > alpha && score < beta) score = -dispatch_pv(np, no, -beta, -alpha, empties - 1);
+            score = -dispatch_nws(np, no, -alpha - 1, empties - 1, m.replies);
+            if (score > alpha && score < beta) score = -dispatch_pv(np, no, -beta, -alpha, empties - 1, m.replies);
         }
         if (aborted_) return true;
         if (score > best) {
@@ -245,8 +249,9 @@ void SearchWorker::search_split_move(SplitPoint& sp, int index) {
     const int beta = sp.beta();
     const int child_empties = sp.empties() - 1;
     const std::optional<int> score = shared_move_score(
-        beta, sp.pv(), [&] { return sp.alpha(); }, [&](int a) { return -dispatch_nws(np, no, -a - 1, child_empties); },
-        [&](int a) { return -dispatch_pv(np, no, -beta, -a, child_empties); }, [&] { return aborted_; });
+        beta, sp.pv(), [&] { return sp.alpha(); },
+        [&](int a) { return -dispatch_nws(np, no, -a - 1, child_empties, m.replies); },
+        [&](int a) { return -dispatch_pv(np, no, -beta, -a, child_empties, m.replies); }, [&] { return aborted_; });
     if (score) sp.merge(index, *score);
 }
 
@@ -263,7 +268,7 @@ void SearchWorker::help(SplitPoint& sp) {
     sp.leave(w.nodes_, w.probcuts_);
 }
 
-template int SearchWorker::hashed<true>(Bitboard, Bitboard, int, int, int);
-template int SearchWorker::hashed<false>(Bitboard, Bitboard, int, int, int);
+template int SearchWorker::hashed<true>(Bitboard, Bitboard, int, int, int, Bitboard);
+template int SearchWorker::hashed<false>(Bitboard, Bitboard, int, int, int, Bitboard);
 
 }  // namespace reversi::endgame

@@ -16,6 +16,7 @@
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/endgame_tt.hpp"
+#include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/selectivity.hpp"
 #include "engine/endgame/solve_control.hpp"
 #include "engine/endgame/split_point.hpp"
@@ -73,11 +74,12 @@ public:
     void wait_helping(int max_empties, Done&& done);
 
 private:
+    // `moves`: P's legal moves when the caller has them (from the parent's ordering), else kUnknownMoves.
     template <bool Pv>
-    int hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties);
-    int shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties);
-    int dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties);
-    int dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties);
+    int hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves = kUnknownMoves);
+    int shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves = kUnknownMoves);
+    int dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves = kUnknownMoves);
+    int dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties, Bitboard moves = kUnknownMoves);
     // Probcut test of a selective pass: true and `score` set (beta or alpha) when the prediction of the
     // shallow pattern search falls outside (alpha, beta) by the level's margin.
     bool probcut(Bitboard P, Bitboard O, int alpha, int beta, int empties, int& score);
