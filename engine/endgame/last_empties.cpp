@@ -76,7 +76,10 @@ int last_flip_count(Bitboard P, int x) noexcept {
 #endif
 }
 
-int solve_1(Bitboard P, int x, std::uint64_t& nodes) noexcept {
+namespace {
+
+// solve_1 and solve_2 inline where solve_2 and solve_3 call them (the calls cost more than the work).
+[[gnu::always_inline]] inline int last_1(Bitboard P, int x, std::uint64_t& nodes) noexcept {
     ++nodes;
     const int p = popcount(P);
     if (const int n = last_flip_count(P, x)) return 2 * (p + n) - 62;  // (p + n + 1) - (63 - p - n)
@@ -85,15 +88,16 @@ int solve_1(Bitboard P, int x, std::uint64_t& nodes) noexcept {
     return final_score(P, 1);
 }
 
-int solve_2(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, std::uint64_t& nodes) noexcept {
+[[gnu::always_inline]] inline int last_2(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2,
+                                         std::uint64_t& nodes) noexcept {
     ++nodes;
     int best = -kInfinity;
     if (const Bitboard f = flips_if_adjacent(P, O, x1)) {
-        best = -solve_1(O ^ f, x2, nodes);
+        best = -last_1(O ^ f, x2, nodes);
         if (best >= beta) return best;
     }
     if (const Bitboard f = flips_if_adjacent(P, O, x2)) {
-        const int score = -solve_1(O ^ f, x1, nodes);
+        const int score = -last_1(O ^ f, x1, nodes);
         return score > best ? score : best;
     }
     if (best != -kInfinity) return best;
@@ -101,15 +105,23 @@ int solve_2(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, std::ui
     ++nodes;
     best = kInfinity;
     if (const Bitboard f = flips_if_adjacent(O, P, x1)) {
-        best = solve_1(P ^ f, x2, nodes);
+        best = last_1(P ^ f, x2, nodes);
         if (best <= alpha) return best;
     }
     if (const Bitboard f = flips_if_adjacent(O, P, x2)) {
-        const int score = solve_1(P ^ f, x1, nodes);
+        const int score = last_1(P ^ f, x1, nodes);
         return score < best ? score : best;
     }
     if (best != kInfinity) return best;
     return final_score(P, 2);
+}
+
+}  // namespace
+
+int solve_1(Bitboard P, int x, std::uint64_t& nodes) noexcept { return last_1(P, x, nodes); }
+
+int solve_2(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, std::uint64_t& nodes) noexcept {
+    return last_2(P, O, alpha, beta, x1, x2, nodes);
 }
 
 int solve_3(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, int x3, std::uint64_t& nodes) noexcept {
@@ -129,7 +141,7 @@ int solve_3(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, int x3,
     for (const auto& o : order) {
         if (const Bitboard f = flips_if_adjacent(P, O, o[0])) {
             const int a = alpha > best ? alpha : best;
-            const int score = -solve_2(O ^ f, P ^ f ^ square_bit(o[0]), -beta, -a, o[1], o[2], nodes);
+            const int score = -last_2(O ^ f, P ^ f ^ square_bit(o[0]), -beta, -a, o[1], o[2], nodes);
             if (score > best) {
                 best = score;
                 if (best >= beta) return best;
@@ -142,7 +154,7 @@ int solve_3(Bitboard P, Bitboard O, int alpha, int beta, int x1, int x2, int x3,
     for (const auto& o : order) {
         if (const Bitboard f = flips_if_adjacent(O, P, o[0])) {
             const int b = beta < best ? beta : best;
-            const int score = solve_2(P ^ f, O ^ f ^ square_bit(o[0]), alpha, b, o[1], o[2], nodes);
+            const int score = last_2(P ^ f, O ^ f ^ square_bit(o[0]), alpha, b, o[1], o[2], nodes);
             if (score < best) {
                 best = score;
                 if (best <= alpha) return best;
