@@ -28,6 +28,17 @@ inline constexpr int kInfinity = kScoreMax + 1;
 inline constexpr std::array<Bitboard, 4> kQuadrants = {0x000000000f0f0f0fULL, 0x00000000f0f0f0f0ULL,
                                                        0x0f0f0f0f00000000ULL, 0xf0f0f0f000000000ULL};
 
+// The four lines through each square, the square included: row, column, diagonal (a1-h8 direction) and
+// anti-diagonal, each the rays of moves.hpp in opposite directions (0-3 and 4-7).
+inline constexpr std::array<std::array<Bitboard, 4>, 64> kLinesThrough = [] {
+    std::array<std::array<Bitboard, 4>, 64> out{};
+    for (int sq = 0; sq < 64; ++sq) {
+        for (int l = 0; l < 4; ++l)
+            out[sq][l] = reversi::detail::kRays[l][sq] | reversi::detail::kRays[l + 4][sq] | square_bit(sq);
+    }
+    return out;
+}();
+
 // The union of the quadrants holding an odd number of empty squares. The parities are folded together
 // (rows 0-3 onto row 0 and rows 4-7 onto row 4, then columns 0-3 onto column 0 and 4-7 onto column 4), so
 // that squares a1, e1, a5 and e5 hold their quadrants' parities; a multiply by the a1 quadrant spreads

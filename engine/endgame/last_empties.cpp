@@ -17,8 +17,8 @@ namespace {
 constexpr int quadrant(int sq) noexcept { return ((sq >> 5) & 2) | ((sq >> 2) & 1); }
 
 #ifdef __BMI2__
-// The four lines through each square (row, column and the two diagonals: the rays of moves.hpp in
-// opposite directions, and the square) as masks, and the square's place among each mask's squares.
+// The four lines through each square (kLinesThrough) as masks, and the square's place among each mask's
+// squares.
 struct SquareLines {
     std::array<Bitboard, 4> mask{};
     std::array<std::uint8_t, 4> place{};
@@ -27,7 +27,7 @@ constexpr std::array<SquareLines, 64> kSquareLines = [] {
     std::array<SquareLines, 64> out{};
     for (int sq = 0; sq < 64; ++sq) {
         for (int l = 0; l < 4; ++l) {
-            const Bitboard mask = reversi::detail::kRays[l][sq] | reversi::detail::kRays[l + 4][sq] | square_bit(sq);
+            const Bitboard mask = kLinesThrough[sq][l];
             out[sq].mask[l] = mask;
             out[sq].place[l] = static_cast<std::uint8_t>(popcount(mask & (square_bit(sq) - 1)));
         }

@@ -73,23 +73,6 @@ inline Bitboard line_to_column(unsigned line, int column) noexcept {
 #endif
 }
 
-// The four lines through each square: row, column, diagonal (a1-h8 direction), anti-diagonal.
-constexpr std::array<std::array<Bitboard, 4>, 64> kLinesThrough = [] {
-    std::array<std::array<Bitboard, 4>, 64> out{};
-    for (int sq = 0; sq < 64; ++sq) {
-        for (int other = 0; other < 64; ++other) {
-            const int dr = (other >> 3) - (sq >> 3);
-            const int dc = (other & 7) - (sq & 7);
-            const Bitboard bit = square_bit(other);
-            if (dr == 0) out[sq][0] |= bit;
-            if (dc == 0) out[sq][1] |= bit;
-            if (dc == dr) out[sq][2] |= bit;
-            if (dc == -dr) out[sq][3] |= bit;
-        }
-    }
-    return out;
-}();
-
 // `from` and the squares it reaches by repeated steps of |Shift| squares, up the board for a positive
 // Shift and down for a negative one, never wrapping across the edge that `mask` excludes after a step
 // (Kogge-Stone: steps of 1, 2 and 4).
