@@ -6,6 +6,7 @@
 #include "engine/board/moves.hpp"
 #include "engine/endgame/board_ops.hpp"
 #include "engine/endgame/stability.hpp"
+#include "engine/eval/pattern/instance_indices.hpp"
 
 namespace reversi::endgame {
 
@@ -68,23 +69,38 @@ int pattern_units(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O)
     pos.opponent = O;
     return pattern.evaluate_units(pos);
 }
-}  // namespace
 
-int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O, int depth, int alpha, int beta,
-                   std::uint64_t& nodes) noexcept {
+eval::InstanceIndices indices_of(Bitboard P, Bitboard O) noexcept {
+    Position pos;
+    pos.player = P;
+    pos.opponent = O;
+    return eval::instance_indices(pos);
+}
+
+// pattern_search with the instances' indices of (P, O) given (indices == indices_of(P, O)) and kept move
+// by move below: a leaf reads its weights without extracting its indices from the discs.
+int indexed_pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O,
+                           const eval::InstanceIndices& indices, int depth, int alpha, int beta,
+                           std::uint64_t& nodes) noexcept {
     ++nodes;
-    if (depth <= 0) return pattern_units(pattern, P, O);
     const Bitboard moves = legal_moves(P, O);
+    if (depth <= 0) {
+        Position pos;
+        pos.player = P;
+        pos.opponent = O;
+        return pattern.evaluate_units(pos, indices, moves);
+    }
     if (!moves) {
         if (!legal_moves(O, P)) return kUnits * final_score(P, popcount(~(P | O)));
-        return -pattern_search(pattern, O, P, depth, -beta, -alpha, nodes);
+        return -indexed_pattern_search(pattern, O, P, eval::after_pass(indices), depth, -beta, -alpha, nodes);
     }
     int best = -kUnitsInfinity;
     std::array<int, 64> order;  // the first n are written
     const int n = class_ordered_squares(moves, order);
     for (int sq : std::span(order.data(), static_cast<std::size_t>(n))) {
         const Bitboard f = flips_from_rays(P, O, sq);
-        const int score = -pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq), depth - 1, -beta, -alpha, nodes);
+        const int score = -indexed_pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq),
+                                                  eval::after_move(indices, sq, f), depth - 1, -beta, -alpha, nodes);
         if (score > best) {
             best = score;
             if (best > alpha) alpha = best;
@@ -92,6 +108,16 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
         }
     }
     return best;
+}
+}  // namespace
+
+int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O, int depth, int alpha, int beta,
+                   std::uint64_t& nodes) noexcept {
+    if (depth <= 0) {
+        ++nodes;
+        return pattern_units(pattern, P, O);
+    }
+    return indexed_pattern_search(pattern, P, O, indices_of(P, O), depth, alpha, beta, nodes);
 }
 
 void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept {
@@ -115,6 +141,8 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
     const eval::PatternEvaluator* use_pattern = empties >= kPatternOrderEmpties ? pattern : nullptr;
     const Bitboard odd = empties <= 12 ? odd_quadrants(~(P | O)) : 0;
     const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
+    eval::InstanceIndices indices;
+    bool have_indices = false;
     for (int i = from; i < list.size; ++i) {
         EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
         const int sq = m.square;
@@ -139,8 +167,14 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
             // 1/32 disc x (1 << 5): one disc of the shallow search weighs a quarter of one opponent reply.
             // Weighing the pattern search 4 times more (one disc = one reply, the earlier setting) took
             // 1.19 times the nodes on FFO #45-#53 (6.12 G against 5.15 G; docs/endgame.md).
-            score -=
-                pattern_search(*use_pattern, next_p, next_o, sort_depth, -kUnitsInfinity, child_beta, nodes) * (1 << 5);
+            // The node's indices once, then each child's from its move.
+            if (!have_indices) {
+                indices = indices_of(P, O);
+                have_indices = true;
+            }
+            score -= indexed_pattern_search(*use_pattern, next_p, next_o, eval::after_move(indices, sq, m.flipped),
+                                            sort_depth, -kUnitsInfinity, child_beta, nodes) *
+                     (1 << 5);
         } else if (sort_depth >= 0) {
             score -= evaluation_search(next_p, next_o, sort_depth, -kScoreMax, kScoreMax, nodes) * (1 << 12);
         }
