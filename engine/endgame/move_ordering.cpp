@@ -63,12 +63,8 @@ namespace {
 constexpr int kUnits = eval::kWeightScale;
 constexpr int kUnitsInfinity = 1 << 24;
 
-int pattern_units(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O) noexcept {
-    Position pos;
-    pos.player = P;
-    pos.opponent = O;
-    return pattern.evaluate_units(pos);
-}
+// Stands for the indices where the search extracts them at each leaf instead.
+constexpr eval::InstanceIndices kNoIndices{};
 
 eval::InstanceIndices indices_of(Bitboard P, Bitboard O) noexcept {
     Position pos;
@@ -76,31 +72,34 @@ eval::InstanceIndices indices_of(Bitboard P, Bitboard O) noexcept {
     pos.opponent = O;
     return eval::instance_indices(pos);
 }
+}  // namespace
 
-// pattern_search with the instances' indices of (P, O) given (indices == indices_of(P, O)) and kept move
-// by move below: a leaf reads its weights without extracting its indices from the discs.
-int indexed_pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O,
-                           const eval::InstanceIndices& indices, int depth, int alpha, int beta,
-                           std::uint64_t& nodes) noexcept {
+template <bool Indexed>
+int pattern_search_from(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O,
+                        const eval::InstanceIndices& indices, int depth, int alpha, int beta,
+                        std::uint64_t& nodes) noexcept {
     ++nodes;
-    const Bitboard moves = legal_moves(P, O);
     if (depth <= 0) {
         Position pos;
         pos.player = P;
         pos.opponent = O;
-        return pattern.evaluate_units(pos, indices, moves);
+        if constexpr (Indexed) return pattern.evaluate_units(pos, indices, legal_moves(P, O));
+        return pattern.evaluate_units(pos);
     }
+    const Bitboard moves = legal_moves(P, O);
     if (!moves) {
         if (!legal_moves(O, P)) return kUnits * final_score(P, popcount(~(P | O)));
-        return -indexed_pattern_search(pattern, O, P, eval::after_pass(indices), depth, -beta, -alpha, nodes);
+        return -pattern_search_from<Indexed>(pattern, O, P, Indexed ? eval::after_pass(indices) : kNoIndices, depth,
+                                             -beta, -alpha, nodes);
     }
     int best = -kUnitsInfinity;
     std::array<int, 64> order;  // the first n are written
     const int n = class_ordered_squares(moves, order);
     for (int sq : std::span(order.data(), static_cast<std::size_t>(n))) {
         const Bitboard f = flips_from_rays(P, O, sq);
-        const int score = -indexed_pattern_search(pattern, O ^ f, P ^ f ^ square_bit(sq),
-                                                  eval::after_move(indices, sq, f), depth - 1, -beta, -alpha, nodes);
+        const int score = -pattern_search_from<Indexed>(pattern, O ^ f, P ^ f ^ square_bit(sq),
+                                                        Indexed ? eval::after_move(indices, sq, f) : kNoIndices,
+                                                        depth - 1, -beta, -alpha, nodes);
         if (score > best) {
             best = score;
             if (best > alpha) alpha = best;
@@ -109,15 +108,18 @@ int indexed_pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bi
     }
     return best;
 }
-}  // namespace
+
+template int pattern_search_from<true>(const eval::PatternEvaluator&, Bitboard, Bitboard, const eval::InstanceIndices&,
+                                       int, int, int, std::uint64_t&) noexcept;
+template int pattern_search_from<false>(const eval::PatternEvaluator&, Bitboard, Bitboard, const eval::InstanceIndices&,
+                                        int, int, int, std::uint64_t&) noexcept;
 
 int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O, int depth, int alpha, int beta,
                    std::uint64_t& nodes) noexcept {
-    if (depth <= 0) {
-        ++nodes;
-        return pattern_units(pattern, P, O);
+    if constexpr (kIndexedOrdering) {
+        if (depth > 0) return pattern_search_from<true>(pattern, P, O, indices_of(P, O), depth, alpha, beta, nodes);
     }
-    return indexed_pattern_search(pattern, P, O, indices_of(P, O), depth, alpha, beta, nodes);
+    return pattern_search_from<false>(pattern, P, O, kNoIndices, depth, alpha, beta, nodes);
 }
 
 void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept {
@@ -167,14 +169,21 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
             // 1/32 disc x (1 << 5): one disc of the shallow search weighs a quarter of one opponent reply.
             // Weighing the pattern search 4 times more (one disc = one reply, the earlier setting) took
             // 1.19 times the nodes on FFO #45-#53 (6.12 G against 5.15 G; docs/endgame.md).
-            // The node's indices once, then each child's from its move.
-            if (!have_indices) {
-                indices = indices_of(P, O);
-                have_indices = true;
+            int units;
+            if constexpr (kIndexedOrdering) {
+                // The node's indices once, then each child's from its move.
+                if (!have_indices) {
+                    indices = indices_of(P, O);
+                    have_indices = true;
+                }
+                units =
+                    pattern_search_from<true>(*use_pattern, next_p, next_o, eval::after_move(indices, sq, m.flipped),
+                                              sort_depth, -kUnitsInfinity, child_beta, nodes);
+            } else {
+                units = pattern_search_from<false>(*use_pattern, next_p, next_o, kNoIndices, sort_depth,
+                                                   -kUnitsInfinity, child_beta, nodes);
             }
-            score -= indexed_pattern_search(*use_pattern, next_p, next_o, eval::after_move(indices, sq, m.flipped),
-                                            sort_depth, -kUnitsInfinity, child_beta, nodes) *
-                     (1 << 5);
+            score -= units * (1 << 5);
         } else if (sort_depth >= 0) {
             score -= evaluation_search(next_p, next_o, sort_depth, -kScoreMax, kScoreMax, nodes) * (1 << 12);
         }

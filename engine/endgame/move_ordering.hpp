@@ -15,6 +15,8 @@
 
 #include "engine/board/bitboard.hpp"
 #include "engine/endgame/board_ops.hpp"
+#include "engine/eval/pattern/features.hpp"
+#include "engine/eval/pattern/instance_indices.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
 
 namespace reversi::endgame {
@@ -62,6 +64,19 @@ struct EndgameMoveList {
 // Fail-soft alpha-beta on the pattern evaluation, in 1/32 disc (finished games: 32 x the final score).
 [[nodiscard]] int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O, int depth, int alpha,
                                  int beta, std::uint64_t& nodes) noexcept;
+
+// The same search two ways: Indexed, with the instances' indices of (P, O) given (indices ==
+// eval::instance_indices of the position) and kept move by move below, so that no leaf extracts them from
+// the discs; not Indexed, `indices` unread and each leaf extracting its own. Where the extraction runs
+// on AVX-512's digit planes it costs about what keeping the indices does, which also copies them at
+// every node (FFO #40-#47: no faster on the Intel AVX-512 VM, within its noise); with BMI2's pext,
+// keeping them saved 8.6 % of the solver's instructions (docs/endgame.md). pattern_search and the
+// solver's ordering use the indexed search where the extraction is not the digit planes'.
+inline constexpr bool kIndexedOrdering = !eval::kDigitPlaneExtraction;
+template <bool Indexed>
+[[nodiscard]] int pattern_search_from(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O,
+                                      const eval::InstanceIndices& indices, int depth, int alpha, int beta,
+                                      std::uint64_t& nodes) noexcept;
 
 // From this many empties on (in the position being ordered), the shallow ordering search uses the
 // pattern evaluation when one is given. Tuned on FFO #40-#47 (docs/endgame.md).

@@ -174,7 +174,18 @@ TEST_CASE("pattern_search equals a plain negamax on the pattern evaluation") {
                 std::uint64_t nodes = 0;
                 const int got =
                     endgame::pattern_search(*pattern, pos.player, pos.opponent, depth, -(1 << 24), 1 << 24, nodes);
-                REQUIRE(got == plain(pos.player, pos.opponent, depth));
+                const int expected = plain(pos.player, pos.opponent, depth);
+                REQUIRE(got == expected);
+                // Both ways of reading the leaves' indices, whichever this build's pattern_search uses.
+                std::uint64_t indexed_nodes = 0;
+                std::uint64_t extracted_nodes = 0;
+                REQUIRE(endgame::pattern_search_from<true>(*pattern, pos.player, pos.opponent,
+                                                           eval::instance_indices(pos), depth, -(1 << 24), 1 << 24,
+                                                           indexed_nodes) == expected);
+                REQUIRE(endgame::pattern_search_from<false>(*pattern, pos.player, pos.opponent, {}, depth, -(1 << 24),
+                                                            1 << 24, extracted_nodes) == expected);
+                REQUIRE(indexed_nodes == nodes);
+                REQUIRE(extracted_nodes == nodes);
                 ++checked;
             }
         }

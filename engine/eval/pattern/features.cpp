@@ -149,6 +149,7 @@ unsigned gather_pext(Bitboard b) noexcept {
 
 #if defined(__AVX512BW__) && defined(__AVX512VBMI__)
 inline constexpr bool kHaveDigitPlanes = true;
+static_assert(kDigitPlaneExtraction);
 // With AVX-512 VBMI all instances are read at once, one byte lane per instance: the board becomes 64
 // digit bytes (square s in byte s), and digit plane k (one vpermb) holds in lane i the digit k of
 // instance i, zero where the instance has fewer squares. Horner's rule in bytes makes digits 0-4 and
@@ -222,6 +223,7 @@ void digit_plane_indices(const Position& pos, std::uint32_t* out) noexcept {
 }
 #else
 inline constexpr bool kHaveDigitPlanes = false;
+static_assert(!kDigitPlaneExtraction);
 void digit_plane_indices(const Position&, std::uint32_t*) noexcept {}  // never called
 #endif
 

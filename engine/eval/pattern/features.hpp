@@ -17,6 +17,15 @@
 
 namespace reversi::eval {
 
+// Whether extract_features is extract_features_digit_planes in this build (AVX-512 BW and VBMI). Then an
+// evaluation that extracts its indices costs about what one that keeps them move by move does (the
+// endgame solver's ordering searches choose by it: engine/endgame/move_ordering.cpp).
+#if defined(__AVX512BW__) && defined(__AVX512VBMI__)
+inline constexpr bool kDigitPlaneExtraction = true;
+#else
+inline constexpr bool kDigitPlaneExtraction = false;
+#endif
+
 // The side to move's perspective: digit 1 = pos.player, 2 = pos.opponent. Only the 8x8 board is meant.
 // Precondition: pos.player and pos.opponent are disjoint (true of every Position the board layer builds;
 // overlapping sets would index past the shape tables).
