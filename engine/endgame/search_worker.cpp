@@ -142,18 +142,29 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
 
     const std::uint64_t nodes_before = nodes_;
     EndgameMoveList list;
-    list_moves(list, P, O, moves);
     // The children's table buckets, fetched together: their probes (ETC below, then each child's own
     // at its entry) find them in the cache instead of waiting for one memory access after another.
-    if (empties - 1 >= kHashEmpties) {
-        for (int i = 0; i < list.size; ++i) {
+    const auto prefetch_children = [&](int from) {
+        if (empties - 1 < kHashEmpties) return;
+        for (int i = from; i < list.size; ++i) {
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
             tt_.prefetch(hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)));
         }
+    };
+    // Without ETC, a legal table move is searched before the other moves are listed: when it cuts (most
+    // null-window nodes that have one), their flips and prefetches are never paid for.
+    const bool etc = !Pv && empties >= kEtcEmpties;
+    const bool table_move_alone = !etc && hash_move != kNoMove && (moves & square_bit(hash_move)) != 0;
+    if (table_move_alone) {
+        list.moves[0] = EndgameMove{flips_from_rays(P, O, hash_move), kUnknownMoves, hash_move, 0};
+        list.size = 1;
+    } else {
+        list_moves(list, P, O, moves);
+        prefetch_children(0);
     }
 
     // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
-    if (!Pv && empties >= kEtcEmpties) {
+    if (etc) {
         for (int i = 0; i < list.size; ++i) {
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
             const Bitboard np = O ^ m.flipped;
@@ -194,8 +205,14 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     };
     // The table's move first, before the others are scored: when it cuts, their ordering searches are
     // never paid for. The order of the moves searched is exactly that of scoring them all first.
-    const int first = hash_move != kNoMove ? list.bring_to_front(hash_move) : 0;
+    const int first = table_move_alone ? 1 : (hash_move != kNoMove ? list.bring_to_front(hash_move) : 0);
     bool cut = first == 1 && search_move(0);
+    if (!cut && table_move_alone) {
+        // The same list as listing them all first and bringing the table's move to the front.
+        list_moves(list, P, O, moves);
+        list.bring_to_front(hash_move);
+        prefetch_children(1);
+    }
     if (!cut) {
         score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_, alpha);
         for (int i = first; i < list.size && !cut; ++i) {
