@@ -151,8 +151,8 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             tt_.prefetch(hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)));
         }
     };
-    // Without ETC, a legal table move is searched before the other moves are listed: when it cuts (most
-    // null-window nodes that have one), their flips and prefetches are never paid for.
+    // Without ETC, a legal table move is searched before the other moves are listed: when it cuts, their
+    // flips and prefetches are never paid for (FFO #41-#44: -1.2 % instructions, docs/endgame.md).
     const bool etc = !Pv && empties >= kEtcEmpties;
     const bool table_move_alone = !etc && hash_move != kNoMove && (moves & square_bit(hash_move)) != 0;
     if (table_move_alone) {
