@@ -124,13 +124,7 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
 
 void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept {
     list.size = 0;
-    for (int sq : squares(moves)) {
-        EndgameMove& m = list.moves[static_cast<std::size_t>(list.size++)];
-        m.square = sq;
-        m.flipped = flips_from_rays(P, O, sq);
-        m.replies = kUnknownMoves;
-        m.score = 0;
-    }
+    for (int sq : squares(moves)) list.moves[static_cast<std::size_t>(list.size++)] = listed_move(P, O, sq);
 }
 
 void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,

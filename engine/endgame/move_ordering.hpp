@@ -82,6 +82,11 @@ template <bool Indexed>
 // pattern evaluation when one is given. Tuned on FFO #40-#47 (docs/endgame.md).
 inline constexpr int kPatternOrderEmpties = 12;
 
+// P's move on `sq` as list_moves lists it: its flips, unscored (score 0), the replies not computed.
+[[nodiscard]] inline EndgameMove listed_move(Bitboard P, Bitboard O, int sq) noexcept {
+    return EndgameMove{flips_from_rays(P, O, sq), kUnknownMoves, sq, 0};
+}
+
 // Lists the legal moves `moves` of P with their flips, unscored (score 0), in square order.
 void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept;
 

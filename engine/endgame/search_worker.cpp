@@ -156,7 +156,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     const bool etc = !Pv && empties >= kEtcEmpties;
     const bool table_move_alone = !etc && hash_move != kNoMove && (moves & square_bit(hash_move)) != 0;
     if (table_move_alone) {
-        list.moves[0] = EndgameMove{flips_from_rays(P, O, hash_move), kUnknownMoves, hash_move, 0};
+        list.moves[0] = listed_move(P, O, hash_move);
         list.size = 1;
     } else {
         list_moves(list, P, O, moves);

@@ -148,8 +148,7 @@ unsigned gather_pext(Bitboard b) noexcept {
 #endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VBMI__)
-inline constexpr bool kHaveDigitPlanes = true;
-static_assert(kDigitPlaneExtraction);
+static_assert(kDigitPlaneExtraction, "features.hpp tests the same instruction sets");
 // With AVX-512 VBMI all instances are read at once, one byte lane per instance: the board becomes 64
 // digit bytes (square s in byte s), and digit plane k (one vpermb) holds in lane i the digit k of
 // instance i, zero where the instance has fewer squares. Horner's rule in bytes makes digits 0-4 and
@@ -222,8 +221,7 @@ void digit_plane_indices(const Position& pos, std::uint32_t* out) noexcept {
     store_quarter<3>(low, high, out);
 }
 #else
-inline constexpr bool kHaveDigitPlanes = false;
-static_assert(!kDigitPlaneExtraction);
+static_assert(!kDigitPlaneExtraction, "features.hpp tests the same instruction sets");
 void digit_plane_indices(const Position&, std::uint32_t*) noexcept {}  // never called
 #endif
 
@@ -274,7 +272,7 @@ void gather_both_views(const Position& pos, InstanceIndices& out, std::index_seq
 // Calls add(index) for every weight index the position activates (the indices of extract_features).
 template <class Add, std::size_t... I>
 void for_each_index(const Position& pos, Add&& add, std::index_sequence<I...>) noexcept {
-    if constexpr (kHaveDigitPlanes) {
+    if constexpr (kDigitPlaneExtraction) {
         alignas(64) std::array<std::uint32_t, 64> index;
         digit_plane_indices(pos, index.data());
         for (int i = 0; i < kInstanceCount; ++i) add(index[i]);
@@ -347,7 +345,7 @@ void extract_features_digit_planes(const Position& pos, FeatureIndices& out) noe
 #endif
 
 void extract_features(const Position& pos, FeatureIndices& out) noexcept {
-    if constexpr (kHaveDigitPlanes) {
+    if constexpr (kDigitPlaneExtraction) {
         gather_digit_planes(pos, out);
     } else {
         gather_all<kHavePext>(pos, out, std::make_index_sequence<kInstanceCount>{});
