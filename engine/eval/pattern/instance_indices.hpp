@@ -75,52 +75,68 @@ struct InstanceIndices {
 // extract_features reads them (features.cpp).
 [[nodiscard]] InstanceIndices instance_indices(const Position& pos) noexcept;
 
-// A view's 16 words as two vectors of the compiler's vector extension (GCC and clang): one 512-bit
-// register each with AVX-512, two 256-bit ones with AVX2, four with SSE2. Written as plain loops over
-// the words, GCC 12 left the per-flip update scalar (16 additions and 16 subtractions in memory for each
-// flipped disc: a third of the midgame search's time in `OthelloState::play`), and as arrays of vectors
-// it kept them on the stack; four named vectors stay in registers.
-using IndexVector = std::uint64_t __attribute__((vector_size(kIndexWords / 2 * sizeof(std::uint64_t))));
-static_assert(2 * sizeof(IndexVector) == sizeof(IndexWords), "two vectors cover a view exactly");
+// A view's 16 words as four 256-bit vectors of the compiler's vector extension (GCC and clang): one
+// register each with AVX2 or AVX-512, two with SSE2. Written as plain loops over the words, GCC 12 left
+// the per-flip update scalar where the loops were compiled at -O1 (16 additions and 16 subtractions in
+// memory for each flipped disc; reversi-train's copy of OthelloState::play came from such a file), and
+// 512-bit vectors were lowered through the stack on AVX2.
+inline constexpr std::size_t kIndexVectorWords = 4;
+using IndexVector = std::uint64_t __attribute__((vector_size(kIndexVectorWords * sizeof(std::uint64_t))));
+static_assert(4 * sizeof(IndexVector) == sizeof(IndexWords), "four vectors cover a view exactly");
 
-// Loads and stores through references: a vector passed or returned by value would change the calling
-// convention with the instruction set (GCC's -Wpsabi), and these are inlined anyway.
-inline void load_index_vector(IndexVector& vector, const IndexWords& words, std::size_t half) noexcept {
-    std::memcpy(&vector, words.data() + half * kIndexWords / 2, sizeof vector);
-}
-inline void store_index_vector(IndexWords& words, std::size_t half, const IndexVector& vector) noexcept {
-    std::memcpy(words.data() + half * kIndexWords / 2, &vector, sizeof vector);
-}
+// One view in four vectors, named rather than an array: GCC kept arrays of vectors on the stack.
+struct IndexView {
+    IndexVector q0, q1, q2, q3;
+
+    // Loads and stores through references: a vector passed or returned by value would change the calling
+    // convention with the instruction set (GCC's -Wpsabi), and these are inlined anyway.
+    void load(const IndexWords& words) noexcept {
+        std::memcpy(&q0, words.data(), sizeof q0);
+        std::memcpy(&q1, words.data() + kIndexVectorWords, sizeof q1);
+        std::memcpy(&q2, words.data() + 2 * kIndexVectorWords, sizeof q2);
+        std::memcpy(&q3, words.data() + 3 * kIndexVectorWords, sizeof q3);
+    }
+    void store(IndexWords& words) const noexcept {
+        std::memcpy(words.data(), &q0, sizeof q0);
+        std::memcpy(words.data() + kIndexVectorWords, &q1, sizeof q1);
+        std::memcpy(words.data() + 2 * kIndexVectorWords, &q2, sizeof q2);
+        std::memcpy(words.data() + 3 * kIndexVectorWords, &q3, sizeof q3);
+    }
+};
 
 // The indices after the side to move plays `square`, flipping `flipped`. The two views are built in
-// registers and stored once.
+// registers.
 [[nodiscard]] inline InstanceIndices after_move(const InstanceIndices& parent, int square, Bitboard flipped) noexcept {
-    IndexVector own0, own1, other0, other1, placed0, placed1;
-    load_index_vector(own0, parent.other, 0);  // the child's side to move is the parent's other side
-    load_index_vector(own1, parent.other, 1);
-    load_index_vector(other0, parent.own, 0);
-    load_index_vector(other1, parent.own, 1);
-    load_index_vector(placed0, kSquareDigits[static_cast<std::size_t>(square)], 0);
-    load_index_vector(placed1, kSquareDigits[static_cast<std::size_t>(square)], 1);
-    own0 += 2 * placed0;
-    own1 += 2 * placed1;
-    other0 += placed0;
-    other1 += placed1;
+    IndexView own, other, placed;
+    own.load(parent.other);  // the child's side to move is the parent's other side
+    other.load(parent.own);
+    placed.load(kSquareDigits[static_cast<std::size_t>(square)]);
+    own.q0 += 2 * placed.q0;
+    own.q1 += 2 * placed.q1;
+    own.q2 += 2 * placed.q2;
+    own.q3 += 2 * placed.q3;
+    other.q0 += placed.q0;
+    other.q1 += placed.q1;
+    other.q2 += placed.q2;
+    other.q3 += placed.q3;
     for (int f : squares(flipped)) {
-        IndexVector turned0, turned1;
-        load_index_vector(turned0, kSquareDigits[static_cast<std::size_t>(f)], 0);
-        load_index_vector(turned1, kSquareDigits[static_cast<std::size_t>(f)], 1);
-        own0 += turned0;
-        own1 += turned1;
-        other0 -= turned0;
-        other1 -= turned1;
+        IndexView turned;
+        turned.load(kSquareDigits[static_cast<std::size_t>(f)]);
+        own.q0 += turned.q0;
+        own.q1 += turned.q1;
+        own.q2 += turned.q2;
+        own.q3 += turned.q3;
+        other.q0 -= turned.q0;
+        other.q1 -= turned.q1;
+        other.q2 -= turned.q2;
+        other.q3 -= turned.q3;
     }
-    InstanceIndices out;
-    store_index_vector(out.own, 0, own0);
-    store_index_vector(out.own, 1, own1);
-    store_index_vector(out.other, 0, other0);
-    store_index_vector(out.other, 1, other1);
-    return out;
+    // Stored into locals and copied out once: stored into the returned object, GCC zero-filled it first.
+    IndexWords own_words;
+    IndexWords other_words;
+    own.store(own_words);
+    other.store(other_words);
+    return InstanceIndices{own_words, other_words};
 }
 
 // The indices after the side to move passes.
