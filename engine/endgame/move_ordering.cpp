@@ -123,8 +123,11 @@ int pattern_search(const eval::PatternEvaluator& pattern, Bitboard P, Bitboard O
 }
 
 void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) noexcept {
-    list.size = 0;
-    for (int sq : squares(moves)) list.moves[static_cast<std::size_t>(list.size++)] = listed_move(P, O, sq);
+    // A local count, set once: the entries' int fields may alias list.size, which a count kept there
+    // would read back and write at every move.
+    int n = 0;
+    for (int sq : squares(moves)) list.moves[static_cast<std::size_t>(n++)] = listed_move(P, O, sq);
+    list.size = n;
 }
 
 void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,

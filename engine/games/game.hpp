@@ -21,6 +21,10 @@ public:
     static constexpr int kCapacity = 64;
 
     void push_back(Move m) noexcept { moves_[size_++] = m; }
+    // The first n moves, written through operator[] (0 <= n <= kCapacity). A loop of push_back re-reads
+    // and re-writes size_ at every move, since a store of a byte-sized Move may alias it; filling the
+    // moves with a local count and setting the size once keeps the count in a register.
+    void resize(int n) noexcept { size_ = n; }
     void clear() noexcept { size_ = 0; }
     [[nodiscard]] int size() const noexcept { return size_; }
     [[nodiscard]] bool empty() const noexcept { return size_ == 0; }

@@ -27,7 +27,9 @@ struct OthelloState {
         list.clear();
         const Bitboard moves = pos.moves();
         if (moves) {
-            for (int sq : squares(moves)) list.push_back(static_cast<Move>(sq));
+            int n = 0;
+            for (int sq : squares(moves)) list[n++] = static_cast<Move>(sq);
+            list.resize(n);
         } else if (pos.opponent_moves()) {
             list.push_back(kPass);
         }
