@@ -29,8 +29,8 @@ static_assert(power_of_3(kMaxPatternSize) - 1 <= 0xffff, "an instance's index fi
 
 // The lanes are packed four to a 64-bit word, lane i at bits 16 (i % 4) of word i / 4, and
 // the updates add and subtract whole words: every lane stays a valid index (0 .. 59,048) after each
-// step, so no carry or borrow crosses into the next lane. after_move adds them as two vectors a view
-// (64 lane by lane made the sanitizer builds' search tests several times slower).
+// step, so no carry or borrow crosses into the next lane. after_move adds them as four 256-bit vectors
+// a view (64 lane by lane made the sanitizer builds' search tests several times slower).
 inline constexpr std::size_t kIndexWords = kIndexLanes / 4;
 using IndexWords = std::array<std::uint64_t, kIndexWords>;
 
