@@ -88,8 +88,9 @@ static_assert(4 * sizeof(IndexVector) == sizeof(IndexWords), "four vectors cover
 struct IndexView {
     IndexVector q0, q1, q2, q3;
 
-    // Loads and stores through references: a vector passed or returned by value would change the calling
-    // convention with the instruction set (GCC's -Wpsabi), and these are inlined anyway.
+    // Through references (a vector passed or returned by value would change the calling convention with
+    // the instruction set: GCC's -Wpsabi), one memcpy a vector (one 128-byte memcpy sent the view through
+    // the stack).
     void load(const IndexWords& words) noexcept {
         std::memcpy(&q0, words.data(), sizeof q0);
         std::memcpy(&q1, words.data() + kIndexVectorWords, sizeof q1);
@@ -102,6 +103,20 @@ struct IndexView {
         std::memcpy(words.data() + 2 * kIndexVectorWords, &q2, sizeof q2);
         std::memcpy(words.data() + 3 * kIndexVectorWords, &q3, sizeof q3);
     }
+    IndexView& operator+=(const IndexView& o) noexcept {
+        q0 += o.q0;
+        q1 += o.q1;
+        q2 += o.q2;
+        q3 += o.q3;
+        return *this;
+    }
+    IndexView& operator-=(const IndexView& o) noexcept {
+        q0 -= o.q0;
+        q1 -= o.q1;
+        q2 -= o.q2;
+        q3 -= o.q3;
+        return *this;
+    }
 };
 
 // The indices after the side to move plays `square`, flipping `flipped`. The two views are built in
@@ -111,25 +126,14 @@ struct IndexView {
     own.load(parent.other);  // the child's side to move is the parent's other side
     other.load(parent.own);
     placed.load(kSquareDigits[static_cast<std::size_t>(square)]);
-    own.q0 += 2 * placed.q0;
-    own.q1 += 2 * placed.q1;
-    own.q2 += 2 * placed.q2;
-    own.q3 += 2 * placed.q3;
-    other.q0 += placed.q0;
-    other.q1 += placed.q1;
-    other.q2 += placed.q2;
-    other.q3 += placed.q3;
+    own += placed;  // the placed disc is digit 2 in the child's own view, 1 in its other view
+    own += placed;
+    other += placed;
     for (int f : squares(flipped)) {
         IndexView turned;
         turned.load(kSquareDigits[static_cast<std::size_t>(f)]);
-        own.q0 += turned.q0;
-        own.q1 += turned.q1;
-        own.q2 += turned.q2;
-        own.q3 += turned.q3;
-        other.q0 -= turned.q0;
-        other.q1 -= turned.q1;
-        other.q2 -= turned.q2;
-        other.q3 -= turned.q3;
+        own += turned;
+        other -= turned;
     }
     // Stored into locals and copied out once: stored into the returned object, GCC zero-filled it first.
     IndexWords own_words;
