@@ -33,6 +33,9 @@
 // Threads is set, parked between searches), which the endgame solver borrows for its splits. Before a
 // dedicated exact solve the helpers are stopped and waited for, so the solver finds every worker free; a
 // helper that no worker started is run (and returns at once) by the search's thread at the join.
+//
+// Time: no new iteration after the soft limit (scaled by SoftLimitScale), and none that the
+// IterationForecast predicts would still run at the hard limit (engine/search/soft_limit.hpp).
 #include "engine/search/searcher.hpp"
 
 #include <algorithm>
@@ -451,13 +454,21 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
     }
     Driver driver(ctx, options, limits, root, root_moves, probcut, dedicated ? &*dedicated : nullptr);
     std::vector<IterationScores> scores(static_cast<std::size_t>(options.multipv));
-    SoftLimitScale soft_scale;  // the soft limit, extended while the best move is in doubt
+    SoftLimitScale soft_scale;   // the soft limit, extended while the best move is in doubt
+    IterationForecast forecast;  // no iteration that would be stopped at the hard limit
     for (int depth : driver.schedule(1)) {
         if (!limits.infinite && limits.soft_time && result.depth > 0) {
             const auto soft =
                 limits.hard_time ? soft_scale.scaled(*limits.soft_time, *limits.hard_time) : *limits.soft_time;
             if (elapsed(start) >= soft) break;
+            // The solve's cost is not that of a midgame iteration: it is always tried.
+            if (limits.hard_time && !driver.is_exact_depth(depth) &&
+                !forecast.fits(std::chrono::duration_cast<IterationForecast::Micros>(Clock::now() - start),
+                               *limits.hard_time)) {
+                break;
+            }
         }
+        const auto iteration_start = Clock::now();
         // The solver splits on the same pool: the helpers' midgame iterations would only take its workers.
         if (dedicated && driver.is_exact_depth(depth)) {
             helpers_stop.store(true, std::memory_order_relaxed);
@@ -511,6 +522,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             remaining.erase(std::remove(remaining.begin(), remaining.end(), r.best_move), remaining.end());
         }
         if (!complete) break;
+        forecast.push(std::chrono::duration_cast<IterationForecast::Micros>(Clock::now() - iteration_start));
     }
     helpers_stop.store(true, std::memory_order_relaxed);
     helpers.wait();

@@ -21,6 +21,7 @@
 // over the engine before: neutral there, kept for the self-play result.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "engine/board/bitboard.hpp"  // Move, kNoMove
 
@@ -74,6 +75,46 @@ private:
     double per_change_ = kPerChangeScale;
     double instability_ = 0.0;
     Move last_best_ = kNoMove;
+};
+
+// Whether the next iteration can end before the hard limit. An iteration stopped at the hard limit is
+// thrown away (the search answers with the last completed one), so one that cannot end in time would
+// only spend the clock's later shares: it is not started. Its duration is predicted from the last two
+// completed iterations: the last one's times the growth from the one before it, kept within
+// [kMinGrowth, kMaxGrowth]; iterations shorter than kMinMeasured (the first ones) predict nothing.
+// Measured (docs/eval.md, "An iteration that cannot end is not started"): in self-play at the same clock
+// +15.6 and +13.9 Elo over two runs of 400 games, the same time per move.
+class IterationForecast {
+public:
+    using Micros = std::chrono::microseconds;
+    static constexpr double kMinGrowth = 1.5;
+    static constexpr double kMaxGrowth = 12.0;
+    static constexpr Micros kMinMeasured{100};
+
+    // A completed iteration that took `took`.
+    constexpr void push(Micros took) noexcept {
+        before_last_ = last_;
+        last_ = took;
+    }
+
+    // The next iteration's predicted duration; nullopt before two measurable iterations.
+    [[nodiscard]] constexpr std::optional<Micros> next() const noexcept {
+        if (before_last_ < kMinMeasured) return std::nullopt;
+        const double growth = std::clamp(static_cast<double>(last_.count()) / static_cast<double>(before_last_.count()),
+                                         kMinGrowth, kMaxGrowth);
+        return Micros(static_cast<Micros::rep>(static_cast<double>(last_.count()) * growth));
+    }
+
+    // Whether an iteration started `elapsed` into the search is predicted to end by `hard` (true when
+    // nothing is predicted).
+    [[nodiscard]] constexpr bool fits(Micros elapsed, Micros hard) const noexcept {
+        const std::optional<Micros> n = next();
+        return !n || elapsed + *n <= hard;
+    }
+
+private:
+    Micros last_{0};
+    Micros before_last_{0};
 };
 
 }  // namespace reversi

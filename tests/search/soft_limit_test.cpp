@@ -57,3 +57,22 @@ TEST_CASE("SoftLimitScale: the engine's scale never shortens the share, and a mo
     s.push(13, 21);
     CHECK(s.scaled(milliseconds(70), milliseconds(70)) == milliseconds(70));
 }
+
+TEST_CASE("IterationForecast: the next iteration is the last one times the growth, within its bounds") {
+    using Micros = IterationForecast::Micros;
+    IterationForecast f;
+    CHECK_FALSE(f.next().has_value());  // nothing measured yet: every iteration fits
+    CHECK(f.fits(Micros(1'000'000), Micros(1)));
+    f.push(Micros(50));
+    f.push(Micros(120));
+    CHECK_FALSE(f.next().has_value());  // the iteration before the last is too short to measure
+    f.push(Micros(300));
+    REQUIRE(f.next().has_value());
+    CHECK(f.next()->count() == 750);  // 300 * 300 / 120
+    CHECK(f.fits(Micros(250), Micros(1000)));
+    CHECK_FALSE(f.fits(Micros(251), Micros(1000)));
+    f.push(Micros(330));  // growth 1.1: at least kMinGrowth
+    CHECK(f.next()->count() == static_cast<long>(330 * IterationForecast::kMinGrowth));
+    f.push(Micros(33'000));  // growth 100: at most kMaxGrowth
+    CHECK(f.next()->count() == static_cast<long>(33'000 * IterationForecast::kMaxGrowth));
+}
