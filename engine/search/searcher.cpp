@@ -384,6 +384,10 @@ std::chrono::milliseconds elapsed(Clock::time_point start) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
 }
 
+IterationForecast::Micros micros_since(Clock::time_point start) {
+    return std::chrono::duration_cast<IterationForecast::Micros>(Clock::now() - start);
+}
+
 }  // namespace
 
 SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, const SearchCallbacks& callbacks,
@@ -463,8 +467,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             if (elapsed(start) >= soft) break;
             // The solve's cost is not that of a midgame iteration: it is always tried.
             if (limits.hard_time && !driver.is_exact_depth(depth) &&
-                !forecast.fits(std::chrono::duration_cast<IterationForecast::Micros>(Clock::now() - start),
-                               *limits.hard_time)) {
+                !forecast.fits(micros_since(start), *limits.hard_time)) {
                 break;
             }
         }
@@ -522,7 +525,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             remaining.erase(std::remove(remaining.begin(), remaining.end(), r.best_move), remaining.end());
         }
         if (!complete) break;
-        forecast.push(std::chrono::duration_cast<IterationForecast::Micros>(Clock::now() - iteration_start));
+        forecast.push(micros_since(iteration_start));
     }
     helpers_stop.store(true, std::memory_order_relaxed);
     helpers.wait();

@@ -72,7 +72,7 @@ TEST_CASE("IterationForecast: the next iteration is the last one times the growt
     CHECK(f.fits(Micros(250), Micros(1000)));
     CHECK_FALSE(f.fits(Micros(251), Micros(1000)));
     f.push(Micros(330));  // growth 1.1: at least kMinGrowth
-    CHECK(f.next()->count() == static_cast<long>(330 * IterationForecast::kMinGrowth));
+    CHECK(f.next()->count() == static_cast<Micros::rep>(330 * IterationForecast::kMinGrowth));
     f.push(Micros(33'000));  // growth 100: at most kMaxGrowth
-    CHECK(f.next()->count() == static_cast<long>(33'000 * IterationForecast::kMaxGrowth));
+    CHECK(f.next()->count() == static_cast<Micros::rep>(33'000 * IterationForecast::kMaxGrowth));
 }
