@@ -307,7 +307,8 @@ void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi
     control.report(p);
 }
 
-// Root moves, best first: hash move, then a deeper shallow search than inside the tree.
+// Root moves, best first: the previous search's best (when given), the table's moves, then a deeper
+// shallow search than inside the tree.
 std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best, std::uint64_t& nodes,
                                        const eval::PatternEvaluator* pattern) {
     const Bitboard moves = legal_moves(P, O);
@@ -317,8 +318,12 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
     Move hash_move = previous_best;
     Move second = kNoMove;
     if (tt.probe(hash_discs(P, O), entry)) {
-        if (hash_move == kNoMove) hash_move = entry.move;
-        second = entry.second;
+        if (hash_move == kNoMove) {
+            hash_move = entry.move;
+            second = entry.second;
+        } else {
+            second = entry.move != hash_move ? entry.move : entry.second;  // the table's move next
+        }
     }
     score_moves(list, P, O, moves, std::max(empties, 24), hash_move, second, nodes, pattern);
     return sorted_children(list, P, O);
@@ -412,16 +417,23 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     SplitBoard board;
 
     std::uint64_t nodes = 0;
-    auto moves = order_root_moves(tt_, P, O, kNoMove, nodes, pattern_.get());
+    // The hints are for the side to move: not when it must pass (the root is then the opponent's).
+    const bool hinted = sign == 1;
+    const Move first_move = hinted && options.first_move < 64 && (legal_moves(P, O) & square_bit(options.first_move))
+                                ? options.first_move
+                                : kNoMove;
+    auto moves = order_root_moves(tt_, P, O, first_move, nodes, pattern_.get());
 
-    // Aspiration: a narrow window around a guess (an exact table entry, else a shallow estimate; after a
-    // selective pass, its score).
+    // Aspiration: a narrow window around a guess (an exact table entry, else the caller's guess, else a
+    // shallow estimate; after a selective pass, its score).
     const bool use_aspiration = options.aspiration && empties >= 16 && beta - alpha > 8;
     int guess = 0;
     if (use_aspiration) {
         EndgameTTData e;
         if (tt_.probe(hash_discs(P, O), e) && e.selectivity_level == 0 && e.lower == e.upper) {
             guess = e.lower;
+        } else if (hinted && options.guess) {
+            guess = std::clamp(*options.guess, -kScoreMax, kScoreMax);
         } else {
             guess = evaluation_search(P, O, 4, -kScoreMax, kScoreMax, nodes);
         }

@@ -57,6 +57,12 @@ struct SolveOptions {
     // (-1, 1), about 2.5 times cheaper), whose answer narrows the exact pass and is kept when a stopped
     // solve cannot finish the exact pass (timed play: a proven win is worth more than a guess).
     bool wld_first = false;
+    // What a search before the solve found (the Searcher's last midgame iteration), for the root of the
+    // side to move: its best move is searched first, ahead of the table's move, and its score centres the
+    // aspiration window when the table holds no exact score (instead of a 4-ply estimate). Either may be
+    // absent; a move that is not legal at the root is ignored. They change the cost, never the result.
+    Move first_move = kNoMove;
+    std::optional<int> guess;
 };
 
 // A root pass that ran to its end (its window resolved, or a selective pass's re-searches used up).

@@ -18,6 +18,8 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
     options.beta = request.wld ? 1 : 64;
     options.threads = request.threads;
     options.wld_first = request.wld_first && !request.wld;
+    options.first_move = request.first_move;
+    options.guess = request.wld ? std::nullopt : request.guess;
     // Timed play: no selective passes before the win/loss/draw pass. Measured at 20 empties with 70 ms
     // (docs/endgame.md, "Timed play"): 15 of 30 game positions proven against 9 with the 68 % and 87 %
     // passes first and 3 with the exact solve alone.

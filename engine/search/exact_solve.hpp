@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "engine/board/position.hpp"
@@ -27,6 +28,9 @@ struct ExactSolveRequest {
     // Timed play: a win/loss/draw pass before the exact one (endgame::SolveOptions::wld_first); when the
     // exact pass is stopped after it proved a win, the solve answers with the winning move (wld = true).
     bool wld_first = false;
+    // The last midgame iteration's best move and score (endgame::SolveOptions::first_move and guess).
+    Move first_move = kNoMove;
+    std::optional<int> guess;
     int threads = 1;
     endgame::SolveLimits limits;
     // Progress during the solve (root moves proved, passes ended, a periodic report), from the solver's

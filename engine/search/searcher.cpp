@@ -219,10 +219,12 @@ struct DedicatedSolve {
 // budget); its nodes are added to the context's, and a stopped solve aborts the context like a stopped
 // iteration.
 RootSearch solve_dedicated(OthelloContext& ctx, const OthelloState& root, const SearchOptions& options, bool wld,
-                           bool wld_first, const DedicatedSolve& dedicated) {
+                           bool wld_first, const DedicatedSolve& dedicated, Move first_move, std::optional<int> guess) {
     ExactSolveRequest request;
     request.wld = wld;
     request.wld_first = wld_first;
+    request.first_move = first_move;
+    request.guess = guess;
     request.threads = options.threads;
     request.limits.stop = ctx.stop;
     if (ctx.deadline != Clock::time_point::max()) request.limits.deadline = ctx.deadline;
@@ -298,7 +300,10 @@ public:
         ctx_.root_moves = allowed;
         ctx_.selective = false;
         if (depth >= empties_) {
-            if (dedicated_) return solve_dedicated(ctx_, root_, options_, limits_.wld, timed_play(), *dedicated_);
+            if (dedicated_) {
+                return solve_dedicated(ctx_, root_, options_, limits_.wld, timed_play(), *dedicated_, last_best_,
+                                       last_score_);
+            }
             return solve_exact(ctx_, root_, options_.algorithm, limits_.wld);
         }
         const Algorithm a = options_.algorithm;
@@ -328,6 +333,13 @@ public:
         }
     }
 
+    // The last completed midgame iteration's best move and score: the dedicated solve searches the move
+    // first and centres its window on the score.
+    void completed_midgame(Move best, int score) noexcept {
+        last_best_ = best;
+        last_score_ = score;
+    }
+
     [[nodiscard]] bool is_exact_depth(int depth) const noexcept { return depth >= empties_; }
     // A timed move (no depth, no solve asked): its solve proves win/loss/draw before the exact score.
     [[nodiscard]] bool timed_play() const noexcept {
@@ -347,6 +359,8 @@ private:
     int empties_;
     ProbCut probcut_;
     const DedicatedSolve* dedicated_;
+    Move last_best_ = kNoMove;
+    std::optional<int> last_score_;
 };
 
 // The principal variation: the best move, then the table's moves while they are legal.
@@ -512,6 +526,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : r.selectivity;
             report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
+                if (!driver.is_exact_depth(depth)) driver.completed_midgame(r.best_move, r.value);
                 soft_scale.push(depth, r.best_move);
                 result.best_move = r.best_move;
                 result.score = r.value;

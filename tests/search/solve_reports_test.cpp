@@ -14,6 +14,8 @@
 #include "engine/search/exact_solve.hpp"
 #include "engine/search/searcher.hpp"
 #include "engine/search/solve_progress.hpp"
+#include "tests/endgame/endgame_positions.hpp"
+#include "tests/endgame/plain_solver.hpp"
 #include "tests/support/ffo_positions.hpp"
 
 using namespace reversi;
@@ -145,12 +147,34 @@ TEST_CASE("Searcher solve: stopped in a later pass, the answer is the last selec
 
 TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a proven win when stopped") {
     // FFO #40 (20 empties, +38). A timed search (a time limit, no depth, no solve asked) solves without
-    // selective passes: a WLD pass, then the exact one. The solver alone, as the Searcher calls it,
-    // gives the nodes at the end of the WLD pass (its first pass end); a timed search with a budget just
-    // past the midgame iterations and that pass is stopped in the exact pass and answers with the proven
-    // win: score +1, reported as wld, through run_endgame_solver as through the Searcher.
+    // selective passes: a WLD pass, then the exact one, handed the last midgame iteration's move and score.
+    // The solver alone, called as the Searcher calls it, gives the nodes at the end of the WLD pass (its
+    // first pass end); a timed search with a budget just past the midgame iterations and that pass is
+    // stopped in the exact pass and answers with the proven win: score +1, reported as wld, through
+    // run_endgame_solver as through the Searcher.
     const Position pos = board(kFfo40);
     const std::atomic<bool> stop{false};
+    SearchLimits limits;
+    limits.hard_time = std::chrono::minutes(10);
+    std::uint64_t midgame_nodes = 0;
+    Move midgame_move = kNoMove;
+    int midgame_score = 0;
+    {
+        Searcher searcher(16);
+        ReportLog got;
+        const SearchResult full = searcher.search(pos, limits, got.callbacks(), stop);
+        CHECK(full.exact);
+        CHECK(full.score == 38);
+        for (const IterationReport& r : got.reports) {
+            if (r.depth < 20) {
+                midgame_nodes = r.nodes;
+                midgame_move = r.pv.front();
+                midgame_score = r.score;
+            }
+            if (r.depth == 20 && !r.progress) CHECK(r.selectivity == kMaxSelectivityPercent);  // no selective pass
+        }
+    }
+    REQUIRE(midgame_nodes > 0);
     std::uint64_t wld_nodes = 0;
     Move wld_move = kNoMove;
     {
@@ -158,6 +182,8 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
         endgame::SolveOptions options;
         options.wld_first = true;
         options.selective = false;
+        options.first_move = midgame_move;
+        options.guess = midgame_score;
         const endgame::ProgressCallback progress = [&](const endgame::RootProgress& p) {
             if (!p.pass_end || wld_nodes != 0) return;
             CHECK(p.bound == Bound::Lower);
@@ -174,6 +200,8 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
         endgame::EndgameSolver solver(16);
         ExactSolveRequest request;
         request.wld_first = true;
+        request.first_move = midgame_move;
+        request.guess = midgame_score;
         request.limits.stop = &stop;
         request.limits.nodes = wld_nodes + 1;
         const ExactSolveOutcome o = run_endgame_solver(solver, pos, request);
@@ -183,21 +211,6 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
         CHECK(o.best_move == wld_move);
         CHECK(o.selectivity == kMaxSelectivityPercent);
     }
-    SearchLimits limits;
-    limits.hard_time = std::chrono::minutes(10);
-    std::uint64_t midgame_nodes = 0;
-    {
-        Searcher searcher(16);
-        ReportLog got;
-        const SearchResult full = searcher.search(pos, limits, got.callbacks(), stop);
-        CHECK(full.exact);
-        CHECK(full.score == 38);
-        for (const IterationReport& r : got.reports) {
-            if (r.depth < 20) midgame_nodes = r.nodes;
-            if (r.depth == 20 && !r.progress) CHECK(r.selectivity == kMaxSelectivityPercent);  // no selective pass
-        }
-    }
-    REQUIRE(midgame_nodes > 0);
     Searcher searcher(16);
     limits.nodes = midgame_nodes + wld_nodes + 1;
     ReportLog got;
@@ -209,6 +222,37 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
     REQUIRE(!got.reports.empty());
     CHECK(got.reports.back().wld);
     CHECK(!got.reports.back().exact);
+}
+
+TEST_CASE("Searcher timed: the solve searches the last midgame iteration's best move first") {
+    // Positions with 14 empties: the midgame iterations end at 8 plies (empties - 6), then the solve's
+    // win/loss/draw pass starts with their best move. Where that move does not lose, it is the first root
+    // move the solve reports (a new best that is not an upper bound); the solver's own order would often
+    // start elsewhere.
+    const std::atomic<bool> stop{false};
+    SearchLimits limits;
+    limits.hard_time = std::chrono::minutes(10);
+    int checked = 0;
+    for (const Position& pos : endgame_test::positions_with_empties(14, 40, 4914)) {
+        if (pos.must_pass() || popcount(pos.moves()) < 3) continue;
+        CAPTURE(to_board_string(pos));
+        Searcher searcher(4);
+        ReportLog got;
+        const SearchResult r = searcher.search(pos, limits, got.callbacks(), stop);
+        REQUIRE(r.exact);
+        Move midgame_best = kNoMove;
+        Move first_solve_move = kNoMove;
+        for (const IterationReport& report : got.reports) {
+            if (report.progress || report.pv.empty()) continue;
+            if (report.depth < 14) midgame_best = report.pv.front();
+            if (report.depth == 14 && first_solve_move == kNoMove) first_solve_move = report.pv.front();
+        }
+        REQUIRE(midgame_best != kNoMove);
+        if (endgame_test::plain_solve(pos.play_move(midgame_best)) > 0) continue;  // it loses: reported later
+        CHECK(first_solve_move == midgame_best);
+        ++checked;
+    }
+    CHECK(checked >= 10);
 }
 
 TEST_CASE("Searcher infinite: returns when its last depth is done, the caller waits for stop") {
