@@ -307,15 +307,15 @@ void report_pass_end(SolveControl& control, Move best, int score, int lo, int hi
     control.report(p);
 }
 
-// Root moves, best first: the previous search's best (when given), the table's moves, then a deeper
-// shallow search than inside the tree.
+// Root moves, best first: the previous search's best (when given and legal), the table's moves, then a
+// deeper shallow search than inside the tree.
 std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Move previous_best, std::uint64_t& nodes,
                                        const eval::PatternEvaluator* pattern) {
     const Bitboard moves = legal_moves(P, O);
     const int empties = popcount(~(P | O));
     EndgameMoveList list;
     EndgameTTData entry;
-    Move hash_move = previous_best;
+    Move hash_move = previous_best < 64 && (moves & square_bit(previous_best)) ? previous_best : kNoMove;
     Move second = kNoMove;
     if (tt.probe(hash_discs(P, O), entry)) {
         if (hash_move == kNoMove) {
@@ -419,10 +419,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     std::uint64_t nodes = 0;
     // The hints are for the side to move: not when it must pass (the root is then the opponent's).
     const bool hinted = sign == 1;
-    const Move first_move = hinted && options.first_move < 64 && (legal_moves(P, O) & square_bit(options.first_move))
-                                ? options.first_move
-                                : kNoMove;
-    auto moves = order_root_moves(tt_, P, O, first_move, nodes, pattern_.get());
+    auto moves = order_root_moves(tt_, P, O, hinted ? options.first_move : kNoMove, nodes, pattern_.get());
 
     // Aspiration: a narrow window around a guess (an exact table entry, else the caller's guess, else a
     // shallow estimate; after a selective pass, its score).

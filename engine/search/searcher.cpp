@@ -333,9 +333,9 @@ public:
         }
     }
 
-    // The last completed midgame iteration's best move and score: the dedicated solve searches the move
-    // first and centres its window on the score.
-    void completed_midgame(Move best, int score) noexcept {
+    // The last completed iteration's best move and score: the dedicated solve (always the last iteration)
+    // searches the move first and centres its window on the score.
+    void completed_iteration(Move best, int score) noexcept {
         last_best_ = best;
         last_score_ = score;
     }
@@ -526,7 +526,7 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : r.selectivity;
             report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
             if (line == 1) {
-                if (!driver.is_exact_depth(depth)) driver.completed_midgame(r.best_move, r.value);
+                driver.completed_iteration(r.best_move, r.value);  // the solve, when next, starts from it
                 soft_scale.push(depth, r.best_move);
                 result.best_move = r.best_move;
                 result.score = r.value;
