@@ -7,7 +7,8 @@ Usage: ntest_match_test.py --engine PATH --match PATH
 
 The calibration matches (two rounds, the second at the first's limit) must leave their games and the
 limit they chose (OUT.limit, "tc=S+0" with S = 30.8 x the stand-in's mean ms/move over both rounds'
-records, at least 0.05; a bad CAL_ROUNDS is refused), the match must be played at that
+records, at least 0.05; a bad CAL_ROUNDS is refused; each round's openings drawn at random with the seed
+SEED * 1000 + round, SEED the match's --seed, a bad one refused), the match must be played at that
 limit (the summary of 2 games, the time-ratio line), and --resume must reuse the kept limit instead of
 calibrating again. With EVAL_FILES the match must be a gauntlet of NTest against one engine per weights
 file (each given its file as option.EvalFile, the results log says so), summarised from each engine's side
@@ -89,6 +90,19 @@ def main():
         limit = open(out + ".limit").read().strip()
         assert limit == expected, f"kept limit {limit}, expected {expected}"
         assert f"ours {limit}" in first.stderr, first.stderr
+        # Each round draws its openings at random, seeded from the match's --seed (default 1) and the round.
+        for cal, order in ((out + "-cal.log", "order=random/1001"), (out + "-cal2.log", "order=random/1002")):
+            with open(cal) as f:
+                header = f.readline()
+            assert order in header, f"{cal}: {header}"
+        seeded = os.path.join(tmp, "s")
+        run(["bash", SCRIPT, tmp, "2", "equal", "8", seeded, "--", "--seed", "7"], dict(env, CAL_ROUNDS="1"))
+        with open(seeded + "-cal.log") as f:
+            header = f.readline()
+        assert "order=random/7001" in header, header
+        bad_seed = run(["bash", SCRIPT, tmp, "2", "equal", "8", os.path.join(tmp, "x"), "--", "--seed", "x"], env,
+                       code=2)
+        assert "--seed must be a number" in bad_seed.stderr, bad_seed.stderr
         bad_rounds = run(["bash", SCRIPT, tmp, "2", "equal", "8", os.path.join(tmp, "r0")], dict(env, CAL_ROUNDS="0"),
                          code=2)
         assert "CAL_ROUNDS" in bad_rounds.stderr, bad_rounds.stderr

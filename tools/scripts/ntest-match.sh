@@ -12,7 +12,11 @@
 #                chose) measure NTest's ms/move on this machine now, over all the rounds' moves, and ours
 #                then plays sudden death with 30.8 times it (the engine spends its clock over about 30.8
 #                moves a game). NTest's mean over 40 games varies by 20 % (38.7 and 46.9 ms in two rounds,
-#                44.0 in the 400 games after them): with one round ours had 0.82-1.18 times NTest's time
+#                44.0 in the 400 games after them): with one round ours had 0.82-1.18 times NTest's time.
+#                Round R plays openings drawn at random with seed SEED * 1000 + R (SEED: the match's
+#                --seed, default 1), each round others (before, every run measured the file's first
+#                CAL_GAMES / 2 openings, the same bias every time: NTest's ms/move differs by about 60 %
+#                from game to game at depth 18)
 #   NTEST_DEPTH  NTest's `set depth` (default 14)
 #   OUT_PREFIX   reversi-match --out (default /tmp/ntest-match); --resume continues an interrupted match
 #                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit)
@@ -26,7 +30,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -97,9 +101,12 @@ if [ "$ours" = equal ] && [ $resume = 1 ] && [ -s "$out.limit" ]; then
   echo "ntest-match: resuming with ours $ours ($out.limit)" >&2
 elif [ "$ours" = equal ]; then
   concurrency=()  # the calibration runs as loaded as the match: the same --concurrency
+  seed=1           # and draws its openings at random, as the match's --seed varies them (reversi-match's default 1)
   for ((i = 1; i <= $#; i++)); do
     [ "${!i}" = --concurrency ] && { j=$((i + 1)); concurrency=(--concurrency "${!j}"); }
+    [ "${!i}" = --seed ] && { j=$((i + 1)); seed=${!j}; }
   done
+  [[ "$seed" =~ ^[0-9]{1,12}$ ]] || { echo "ntest-match: --seed must be a number, not '$seed'" >&2; exit 2; }
   rounds=${CAL_ROUNDS:-2}
   [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ntest-match: CAL_ROUNDS must be a positive integer, not '$rounds'" >&2; exit 2; }
   rm -f "$out"-cal.* "$out"-cal[0-9]*.*
@@ -109,7 +116,8 @@ elif [ "$ours" = equal ]; then
     cal=$out-cal
     [ "$round" = 1 ] || cal=$out-cal$round
     echo "ntest-match: calibrating, round $round of $rounds, ${CAL_GAMES:-40} games (ours $ours) -> $cal" >&2
-    play "$cal" "${CAL_GAMES:-40}" "$ours" plain "${concurrency[@]}" >/dev/null
+    play "$cal" "${CAL_GAMES:-40}" "$ours" plain "${concurrency[@]}" \
+      --opening-order random --seed $((10#$seed * 1000 + round)) >/dev/null
     cal_files+=("$cal.ggf")
     ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "${cal_files[@]}")" ntest)
     [ -n "$ntest_ms" ] || { echo "ntest-match: no NTest move times in ${cal_files[*]}" >&2; exit 1; }
