@@ -39,12 +39,16 @@ def interval(penta):
     return elo(mean), elo(mean - Z95 * se), elo(mean + Z95 * se)
 
 
+def valid_counts(counts):
+    return len(counts) == 5 and min(counts) >= 0 and sum(counts) > 0
+
+
 def parse_penta(text):
     try:
         counts = [int(x) for x in text.split(",")]
     except ValueError:
         counts = []
-    if len(counts) != 5 or min(counts) < 0 or sum(counts) == 0:
+    if not valid_counts(counts):
         raise ValueError(f"--penta {text!r}: expected five counts >= 0, not all zero, e.g. 19,19,70,40,52")
     return counts
 
@@ -57,7 +61,7 @@ def read_json(path):
         wdl = (int(doc["wins"]), int(doc["draws"]), int(doc["losses"]))
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path}: not a reversi-match summary ({e})") from e
-    if len(penta) != 5 or min(penta) < 0 or sum(penta) == 0:
+    if not valid_counts(penta):
         raise ValueError(f"{path}: its pentanomial {penta} has no complete pair")
     return penta, wdl
 
@@ -87,9 +91,9 @@ def main(argv):
         return 2
     for label, penta, wdl in runs:
         print(line(label, penta, wdl))
-    total = [sum(run[1][k] for run in runs) for k in range(5)]
-    wdls = [run[2] for run in runs]
-    pooled_wdl = tuple(sum(w[k] for w in wdls) for k in range(3)) if all(wdls) else None
+    _, pentas, wdls = zip(*runs)
+    total = [sum(column) for column in zip(*pentas)]
+    pooled_wdl = tuple(sum(column) for column in zip(*wdls)) if all(wdls) else None
     print(line(f"pooled ({len(runs)} runs)", total, pooled_wdl))
     return 0
 

@@ -14,9 +14,8 @@
 #                moves a game). NTest's mean over 40 games varies by 20 % (38.7 and 46.9 ms in two rounds,
 #                44.0 in the 400 games after them): with one round ours had 0.82-1.18 times NTest's time.
 #                Round R plays openings drawn at random with seed SEED * 1000 + R (SEED: the match's
-#                --seed, default 1), each round others (before, every run measured the file's first
-#                CAL_GAMES / 2 openings, the same bias every time: NTest's ms/move differs by about 60 %
-#                from game to game at depth 18)
+#                --seed, default 1): NTest's ms/move differs by about 60 % from game to game at depth 18,
+#                so a fixed set of openings would err the same way in every run
 #   NTEST_DEPTH  NTest's `set depth` (default 14)
 #   OUT_PREFIX   reversi-match --out (default /tmp/ntest-match); --resume continues an interrupted match
 #                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit)
@@ -30,7 +29,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -101,7 +100,7 @@ if [ "$ours" = equal ] && [ $resume = 1 ] && [ -s "$out.limit" ]; then
   echo "ntest-match: resuming with ours $ours ($out.limit)" >&2
 elif [ "$ours" = equal ]; then
   concurrency=()  # the calibration runs as loaded as the match: the same --concurrency
-  seed=1           # and draws its openings at random, as the match's --seed varies them (reversi-match's default 1)
+  seed=1           # and draws random openings from the match's --seed (reversi-match's default 1)
   for ((i = 1; i <= $#; i++)); do
     [ "${!i}" = --concurrency ] && { j=$((i + 1)); concurrency=(--concurrency "${!j}"); }
     [ "${!i}" = --seed ] && { j=$((i + 1)); seed=${!j}; }
