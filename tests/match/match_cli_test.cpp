@@ -92,6 +92,62 @@ TEST_CASE("openings: a file of transcripts and board strings, each played twice 
     CHECK(bad.err.find("bad.txt:3:") != std::string::npos);
 }
 
+TEST_CASE("openings: --opening-offset skips the first openings of the order, so parts of a match play the whole's") {
+    REQUIRE_PYTHON();
+    const std::string dir = scratch_dir("offset");
+    {
+        std::ofstream f(dir + "/openings.txt");
+        f << "f5d6c3\nf5f6e6\nf5d6c5\nf5f4e3\nf5d6c4\n";
+    }
+    auto play = [&](const std::string& out, const std::string& games, const std::vector<std::string>& extra) {
+        std::vector<std::string> args{"--engine",
+                                      "name=a",
+                                      fake_uci("--seed 1"),
+                                      "depth=1",
+                                      "--engine",
+                                      "name=b",
+                                      fake_uci("--seed 2"),
+                                      "depth=1",
+                                      "--games",
+                                      games,
+                                      "--openings",
+                                      dir + "/openings.txt",
+                                      "--opening-order",
+                                      "random",
+                                      "--seed",
+                                      "5",
+                                      "--out",
+                                      dir + "/" + out};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return run_match(args, dir);
+    };
+    const auto whole = play("whole", "10", {});
+    REQUIRE(whole.exit_code == 0);
+    const auto part = play("part", "4", {"--opening-offset", "3"});
+    INFO(part.err);
+    REQUIRE(part.exit_code == 0);
+    const auto w = read_lines(dir + "/whole.ggf");
+    const auto p = read_lines(dir + "/part.ggf");
+    REQUIRE(w.size() == 10);
+    REQUIRE(p.size() == 4);
+    for (int n = 0; n < 4; ++n) {
+        CAPTURE(n);
+        CHECK(!opening_moves(game_line(p, n)).empty());
+        CHECK(opening_moves(game_line(p, n)) == opening_moves(game_line(w, n + 6)));  // pairs 3 and 4 of the whole
+    }
+    CHECK(opening_moves(game_line(w, 0)) != opening_moves(game_line(p, 0)));
+    std::ifstream log(dir + "/part.log");
+    std::string header;
+    std::getline(log, header);
+    CHECK(header.find("offset=3") != std::string::npos);
+
+    const auto past = play("past", "2", {"--opening-offset", "5"});
+    CHECK(past.exit_code == 2);
+    CHECK(past.err.find("--opening-offset 5: there are only 5 openings") != std::string::npos);
+    const auto negative = play("negative", "2", {"--opening-offset", "-1"});
+    CHECK(negative.exit_code == 2);
+}
+
 TEST_CASE("openings: the XOT list from the shared data") {
     REQUIRE_PYTHON();
     const std::string data = testing::shared_data_dir();

@@ -10,7 +10,10 @@ limit they chose (OUT.limit, "tc=S+0" with S = 30.8 x the stand-in's mean ms/mov
 records, at least 0.05; a bad CAL_ROUNDS is refused; each round's openings drawn at random with the seed
 SEED * 1000 + round, SEED the match's --seed, a bad one refused), the match must be played at that
 limit (the summary of 2 games, the time-ratio line), and --resume must reuse the kept limit instead of
-calibrating again. With EVAL_FILES the match must be a gauntlet of NTest against one engine per weights
+calibrating again. With PARTS=2 the match must be played in two parts on consecutive openings, the
+second at the first's limit times NTest's mean ms/move over ours in part 1, the games together in
+OUT.ggf and the parts pooled; --resume must keep each part's limit, and PARTS without 'equal', with
+EVAL_FILES, or with more parts than pairs must be refused before anything is played. With EVAL_FILES the match must be a gauntlet of NTest against one engine per weights
 file (each given its file as option.EvalFile, the results log says so), summarised from each engine's side
 with its own time ratio; bad EVAL_FILES entries must be refused (exit 2) before anything is played.
 """
@@ -56,6 +59,52 @@ def check_gauntlet(tmp, env):
                       code=2)
         assert "EVAL_FILES" in refused.stderr, refused.stderr
         assert not os.path.exists(os.path.join(tmp, "bad.log")), f"a match was played with EVAL_FILES={bad}"
+
+
+def mean_of(files, name, env):
+    times = run([sys.executable, TIMES] + files, env).stdout
+    m = re.search(rf"^{name}: \d+ timed moves, mean ([0-9.]+) ms/move", times, re.M)
+    assert m, times
+    return float(m.group(1))
+
+
+def check_parts(tmp, env):
+    """PARTS: the match in parts on consecutive openings, each later part's limit from the parts before."""
+    out = os.path.join(tmp, "p")
+    env = dict(env, CAL_ROUNDS="1", PARTS="2")
+    first = run(["bash", SCRIPT, tmp, "4", "equal", "8", out], env)
+    print(first.stderr.strip())
+    print(first.stdout.strip())
+    calibrated = open(out + ".limit").read().strip()
+    assert open(out + "-p1.limit").read().strip() == calibrated
+    s1 = float(calibrated[3:].split("+")[0])
+    factor = mean_of([out + "-p1.ggf"], "ntest", env) / mean_of([out + "-p1.ggf"], "reversi", env)
+    expected = f"tc={max(s1 * min(max(factor, 0.5), 2.0), 0.05):.2f}+0"
+    second = open(out + "-p2.limit").read().strip()
+    assert second == expected, f"part 2 at {second}, expected {expected}"
+    assert f"part 2 of 2, 2 games from opening 2 (ours {second})" in first.stderr, first.stderr
+    with open(out + "-p2.log") as f:
+        header = f.readline()
+    part_ms = round(float(second[3:].split("+")[0]) * 1000)  # the log's header gives the clock in ms
+    assert "offset=1" in header and f"tc={part_ms}+0" in header, header
+    with open(out + ".ggf") as f:
+        games = f.read().splitlines()
+    assert len(games) == 4, games
+    # The file's first opening (f5d6...) in part 1, its second (f5f6...) in part 2, both colours each.
+    second_plies = [re.search(r"\bW\[([A-Ha-h][1-8])", g).group(1).upper() for g in games]
+    assert second_plies == ["D6", "D6", "F6", "F6"], second_plies
+    assert re.search(r"^pooled \(2 runs\): 4 games  W/D/L \d+/\d+/\d+  Elo ", first.stdout, re.M), first.stdout
+    assert re.search(r"^time ratio \(ours / NTest\) [0-9.]+", first.stdout, re.M), first.stdout
+    again = run(["bash", SCRIPT, tmp, "4", "equal", "8", out, "--", "--resume"], env)
+    assert "calibrating" not in again.stderr and f"(ours {second})" in again.stderr, again.stderr
+    assert "pooled (2 runs): 4 games" in again.stdout, again.stdout
+    for bad_env, limit, games, words in ((dict(env, PARTS="0"), "equal", "4", "PARTS must be"),
+                                         (env, "depth=2", "4", "needs the 'equal' limit"),
+                                         (dict(env, PARTS="3"), "equal", "4", "cannot make 3 parts"),
+                                         (dict(env, EVAL_FILES=f"a={WEIGHTS}"), "equal", "4", "cannot go together")):
+        refused = run(["bash", SCRIPT, tmp, games, limit, "8", os.path.join(tmp, "bad-parts")], bad_env, code=2)
+        assert words in refused.stderr, refused.stderr
+        assert not os.path.exists(os.path.join(tmp, "bad-parts-cal.log")), "calibrated before refusing"
 
 
 def main():
@@ -113,7 +162,8 @@ def main():
         assert f"resuming with ours {limit}" in again.stderr, again.stderr
         assert "calibrating" not in again.stderr, again.stderr
         check_gauntlet(tmp, env)
-    print("ntest-match: 2 passed, 0 failed")
+        check_parts(tmp, env)
+    print("ntest-match: 3 passed, 0 failed")
     return 0
 
 

@@ -45,6 +45,9 @@ const cli::ProgramSpec kSpec{
      {"concurrency", true, "games at once (default: cores / engine threads, twice the threads with ponder=true)"},
      {"openings", true, "file of openings: transcripts (f5d6c3...), board strings, XOT lists"},
      {"opening-order", true, "sequential or random (default sequential)"},
+     {"opening-offset", true,
+      "N: skip the first N openings of that order (parts of one long match, each with its own limits, play "
+      "the openings of the whole)"},
      {"random-openings", true, "PLIES: random legal openings of this many plies instead of a file"},
      {"balance", true, "K: keep random openings whose shallow search is within +-K discs (default 64)"},
      {"balance-depth", true, "depth of that search (default 4; 0 keeps every opening)"},
@@ -216,6 +219,15 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
         fingerprint += " order=random/" + std::to_string(*seed);
     } else if (order != "sequential") {
         return fail("--opening-order " + order + ": expected sequential or random");
+    }
+    auto offset = args.get_int("opening-offset", 0, 0, 1LL << 30);
+    if (!offset) return fail(offset.error().message);
+    if (*offset > 0) {
+        if (static_cast<std::size_t>(*offset) >= config.openings.size())
+            return fail("--opening-offset " + std::to_string(*offset) + ": there are only " +
+                        std::to_string(config.openings.size()) + " openings");
+        config.openings.erase(config.openings.begin(), config.openings.begin() + static_cast<std::ptrdiff_t>(*offset));
+        fingerprint += " offset=" + std::to_string(*offset);
     }
 
     if (args.has("sprt")) {

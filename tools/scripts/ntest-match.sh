@@ -16,20 +16,28 @@
 #                Round R plays openings drawn at random with seed SEED * 1000 + R (SEED: the match's
 #                --seed, default 1): NTest's ms/move differs by about 60 % from game to game at depth 18,
 #                so a fixed set of openings would err the same way in every run
+#                With PARTS=K (default 1) the match is played in K parts of about GAMES/K games, each on
+#                the next openings of the same order (reversi-match --opening-offset: together the openings
+#                of one match of GAMES games); part 1 plays at the calibrated limit, each later part at the
+#                limit before it times NTest's mean ms/move over the parts so far over ours in the part
+#                before: the clock follows NTest's time in the match itself, which the calibration can
+#                miss (by 14-16 % in two runs at depth 18). Files OUT_PREFIX-pK.*, their games together in
+#                OUT_PREFIX.ggf; the summary pools the parts (tools/scripts/elo-pool.py)
 #   NTEST_DEPTH  NTest's `set depth` (default 14)
 #   OUT_PREFIX   reversi-match --out (default /tmp/ntest-match); --resume continues an interrupted match
-#                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit)
+#                (with "equal", at the limit the calibration chose: OUT_PREFIX.limit; with PARTS, each
+#                part at its own, OUT_PREFIX-pK.limit)
 #   EXTRA        further reversi-match arguments (e.g. --resume, --concurrency 2)
 # Environment: ENGINE (default build/release/protocol/reversi-engine), MATCH (default
 # build/release/tools/reversi-match), OPENINGS (default ../shared/data/openings/xot/openingssmall.txt),
-# NICE (default 0), CAL_GAMES (default 40), CAL_ROUNDS (default 2), EVAL_FILES (NAME=WEIGHTS,...: a
-# gauntlet, NTest against one engine per weights file, ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT,
-# GAMES games each, named NAME; the calibration plays ENGINE as it is). Relative paths are taken from the
-# project root.
+# NICE (default 0), CAL_GAMES (default 40), CAL_ROUNDS (default 2), PARTS (default 1; with "equal" and
+# without EVAL_FILES only), EVAL_FILES (NAME=WEIGHTS,...: a gauntlet, NTest against one engine per weights
+# file, ENGINE with option.EvalFile=WEIGHTS at OUR_LIMIT, GAMES games each, named NAME; the calibration
+# plays ENGINE as it is). Relative paths are taken from the project root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ $# -lt 1 ] || [ "$1" = "--help" ] || [ "$1" = "-h" ]; then
-  sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 ntest_dir=$(cd "$1" && pwd)
@@ -73,6 +81,13 @@ if [ -n "${EVAL_FILES:-}" ]; then
     files+=("$(realpath "$file")")
   done
   [ ${#names[@]} -gt 0 ] || { echo "ntest-match: EVAL_FILES: no NAME=WEIGHTS entry in '$EVAL_FILES'" >&2; exit 2; }
+fi
+parts=${PARTS:-1}
+[[ "$parts" =~ ^[1-9][0-9]{0,5}$ ]] || { echo "ntest-match: PARTS must be a positive integer, not '$parts'" >&2; exit 2; }
+if [ "$parts" -gt 1 ]; then
+  [ "$ours" = equal ] || { echo "ntest-match: PARTS needs the 'equal' limit (it adjusts ours between parts)" >&2; exit 2; }
+  [ -z "${EVAL_FILES:-}" ] || { echo "ntest-match: PARTS and EVAL_FILES cannot go together" >&2; exit 2; }
+  [ $((games / 2)) -ge "$parts" ] || { echo "ntest-match: $games games cannot make $parts parts of a pair or more" >&2; exit 2; }
 fi
 play() {  # play OUT_PREFIX GAMES OUR_LIMIT ENGINES [EXTRA...]: ENGINES "plain" (ENGINE as it is) or "each"
   local prefix=$1 n=$2 limit=$3 which=$4
@@ -125,7 +140,44 @@ elif [ "$ours" = equal ]; then
   done
   echo "$ours" >"$out.limit"
 fi
-play "$out" "$games" "$ours" each "$@"
+# The limit for the next part: the last part's limit times NTest's mean ms/move over the parts so far (all
+# arguments but the last) over ours in the last part (the last argument), kept within half and twice it.
+next_limit() {  # next_limit LIMIT PART.ggf... LAST_PART.ggf
+  local limit=$1 last=${!#} ntest_ms ours_ms
+  shift
+  ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$@")" ntest)
+  ours_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$last")" reversi)
+  python3 -c "import sys
+s, n, o = float('${limit#tc=}'.split('+')[0]), '$ntest_ms', '$ours_ms'
+f = float(n) / float(o) if n and o and float(o) > 0 and float(n) > 0 else 1.0
+print(f'tc={max(s * min(max(f, 0.5), 2.0), 0.05):.2f}+0')"
+}
+if [ "$parts" = 1 ]; then
+  play "$out" "$games" "$ours" each "$@"
+else
+  pairs_per_part=$((games / 2 / parts))
+  pairs_before=0
+  part_ggfs=()
+  part_jsons=()
+  limit=$ours
+  for ((part = 1; part <= parts; part++)); do
+    prefix=$out-p$part
+    n=$((part < parts ? 2 * pairs_per_part : games - 2 * pairs_before))
+    if [ $resume = 1 ] && [ -s "$prefix.limit" ]; then
+      limit=$(cat "$prefix.limit")
+    elif [ "$part" -gt 1 ]; then
+      limit=$(next_limit "$limit" "${part_ggfs[@]}")
+    fi
+    echo "$limit" >"$prefix.limit"
+    echo "ntest-match: part $part of $parts, $n games from opening $((pairs_before + 1)) (ours $limit) -> $prefix" >&2
+    play "$prefix" "$n" "$limit" each "$@" --opening-offset "$pairs_before"
+    part_ggfs+=("$prefix.ggf")
+    part_jsons+=("$prefix.json")
+    pairs_before=$((pairs_before + n / 2))
+  done
+  cat "${part_ggfs[@]}" >"$out.ggf"
+  python3 tools/scripts/elo-pool.py "${part_jsons[@]}"
+fi
 if [ -n "${EVAL_FILES:-}" ]; then
   # The gauntlet's pairings read "ntest vs NAME" (NTest's side): each engine of ours from its own side.
   # An Elo of null in the JSON is infinite: its sign is the side that scored more.
