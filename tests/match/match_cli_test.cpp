@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "engine/board/notation.hpp"
 #include "engine/search/searcher.hpp"
@@ -44,6 +46,12 @@ std::string opening_moves(const std::string& line) {
         pos = end;
     }
     return out;
+}
+
+// Two fake UCI engines, a and b, with different seeds, at depth 1.
+std::vector<std::string> two_fake_engines() {
+    return {"--engine", "name=a", fake_uci("--seed 1"), "depth=1",
+            "--engine", "name=b", fake_uci("--seed 2"), "depth=1"};
 }
 
 }  // namespace
@@ -100,24 +108,9 @@ TEST_CASE("openings: --opening-offset skips the first openings of the order, so 
         f << "f5d6c3\nf5f6e6\nf5d6c5\nf5f4e3\nf5d6c4\n";
     }
     auto play = [&](const std::string& out, const std::string& games, const std::vector<std::string>& extra) {
-        std::vector<std::string> args{"--engine",
-                                      "name=a",
-                                      fake_uci("--seed 1"),
-                                      "depth=1",
-                                      "--engine",
-                                      "name=b",
-                                      fake_uci("--seed 2"),
-                                      "depth=1",
-                                      "--games",
-                                      games,
-                                      "--openings",
-                                      dir + "/openings.txt",
-                                      "--opening-order",
-                                      "random",
-                                      "--seed",
-                                      "5",
-                                      "--out",
-                                      dir + "/" + out};
+        std::vector<std::string> args = two_fake_engines();
+        args.insert(args.end(), {"--games", games, "--openings", dir + "/openings.txt", "--opening-order", "random",
+                                 "--seed", "5", "--out", dir + "/" + out});
         args.insert(args.end(), extra.begin(), extra.end());
         return run_match(args, dir);
     };
