@@ -13,9 +13,9 @@ limit (the summary of 2 games, the time-ratio line), and --resume must reuse the
 calibrating again. With PARTS=2 the match must be played in two parts on consecutive openings, the
 second at the first's limit times NTest's mean ms/move over ours in part 1, the games together in
 OUT.ggf and the parts pooled; --resume must keep each part's limit, and PARTS without 'equal', with
-EVAL_FILES, or with more parts than pairs must be refused before anything is played. With EVAL_FILES the match must be a gauntlet of NTest against one engine per weights
-file (each given its file as option.EvalFile, the results log says so), summarised from each engine's side
-with its own time ratio; bad EVAL_FILES entries must be refused (exit 2) before anything is played.
+EVAL_FILES, or with more parts than pairs must be refused before anything is played. With EVAL_FILES
+the match must be a gauntlet of NTest against one engine per weights file (each given its file as
+option.EvalFile, the results log says so), summarised from each engine's side with its own time ratio; bad EVAL_FILES entries must be refused (exit 2) before anything is played.
 """
 import argparse
 import os
@@ -68,6 +68,11 @@ def mean_of(files, name, env):
     return float(m.group(1))
 
 
+def seconds(limit):
+    """S of a "tc=S+0" limit."""
+    return float(limit[3:].split("+")[0])
+
+
 def check_parts(tmp, env):
     """PARTS: the match in parts on consecutive openings, each later part's limit from the parts before."""
     out = os.path.join(tmp, "p")
@@ -77,7 +82,7 @@ def check_parts(tmp, env):
     print(first.stdout.strip())
     calibrated = open(out + ".limit").read().strip()
     assert open(out + "-p1.limit").read().strip() == calibrated
-    s1 = float(calibrated[3:].split("+")[0])
+    s1 = seconds(calibrated)
     factor = mean_of([out + "-p1.ggf"], "ntest", env) / mean_of([out + "-p1.ggf"], "reversi", env)
     expected = f"tc={max(s1 * min(max(factor, 0.5), 2.0), 0.05):.2f}+0"
     second = open(out + "-p2.limit").read().strip()
@@ -85,7 +90,7 @@ def check_parts(tmp, env):
     assert f"part 2 of 2, 2 games from opening 2 (ours {second})" in first.stderr, first.stderr
     with open(out + "-p2.log") as f:
         header = f.readline()
-    part_ms = round(float(second[3:].split("+")[0]) * 1000)  # the log's header gives the clock in ms
+    part_ms = round(seconds(second) * 1000)  # the log's header gives the clock in ms
     assert "offset=1" in header and f"tc={part_ms}+0" in header, header
     with open(out + ".ggf") as f:
         games = f.read().splitlines()
@@ -129,10 +134,7 @@ def main():
 
         # Two rounds (CAL_ROUNDS' default): the second at the first's limit, the kept limit from both.
         def limit_from(files):
-            times = run([sys.executable, TIMES] + files, env).stdout
-            m = re.search(r"^ntest: \d+ timed moves, mean ([0-9.]+) ms/move", times, re.M)
-            assert m, times
-            return f"tc={max(float(m.group(1)) * 30.8 / 1000, 0.05):.2f}+0"
+            return f"tc={max(mean_of(files, 'ntest', env) * 30.8 / 1000, 0.05):.2f}+0"
         first_round = limit_from([out + "-cal.ggf"])
         assert f"round 2 of 2, 2 games (ours {first_round})" in first.stderr, first.stderr
         expected = limit_from([out + "-cal.ggf", out + "-cal2.ggf"])

@@ -147,8 +147,7 @@ next_limit() {  # next_limit LIMIT PART.ggf... LAST_PART.ggf
   shift
   ntest_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$@")" ntest)
   ours_ms=$(mean_ms "$(python3 tools/scripts/ggf-times.py "$last")" reversi)
-  python3 -c "import sys
-s, n, o = float('${limit#tc=}'.split('+')[0]), '$ntest_ms', '$ours_ms'
+  python3 -c "s, n, o = float('${limit#tc=}'.split('+')[0]), '$ntest_ms', '$ours_ms'
 f = float(n) / float(o) if n and o and float(o) > 0 and float(n) > 0 else 1.0
 print(f'tc={max(s * min(max(f, 0.5), 2.0), 0.05):.2f}+0')"
 }
