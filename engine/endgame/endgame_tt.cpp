@@ -1,5 +1,6 @@
 #include "engine/endgame/endgame_tt.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <new>
 
@@ -35,6 +36,7 @@ bool EndgameTT::resize(std::size_t mib) {
     if (!fresh) return false;
     buckets_ = std::move(fresh);
     mask_ = n - 1;
+    near_mask_ = std::min(n, buckets_for(kNearMiB)) - 1;
     mib_ = mib;
     clear();
     return true;
@@ -59,8 +61,8 @@ std::uint64_t EndgameTT::pack(int lower, int upper, Move move, Move second, int 
            static_cast<std::uint64_t>(selectivity_level & 0xff) << 56;
 }
 
-bool EndgameTT::probe(std::uint64_t key, EndgameTTData& out) const noexcept {
-    const Bucket& b = buckets_[key & mask_];
+bool EndgameTT::probe(std::uint64_t key, int empties, EndgameTTData& out) const noexcept {
+    const Bucket& b = bucket(key, empties);
     for (const auto& e : b.entries) {
         const std::uint64_t d = e.data.load(std::memory_order_relaxed);
         if ((e.check.load(std::memory_order_relaxed) ^ d) == key && d != 0) {
@@ -78,7 +80,7 @@ bool EndgameTT::probe(std::uint64_t key, EndgameTTData& out) const noexcept {
 
 void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
                       int selectivity_level) noexcept {
-    Bucket& b = buckets_[key & mask_];
+    Bucket& b = bucket(key, empties);
     const int cost = std::bit_width(nodes);
     Entry* victim = nullptr;
     int victim_priority = 1 << 30;
@@ -129,9 +131,10 @@ void EndgameTT::store(std::uint64_t key, int empties, int lower, int upper, Move
 
 int EndgameTT::hashfull() const noexcept {
     const std::size_t n = mask_ + 1 < 250 ? mask_ + 1 : 250;
+    const std::size_t stride = (mask_ + 1) / n;  // spread over the whole table, not only its near part
     int used = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        for (const auto& e : buckets_[i].entries) {
+        for (const auto& e : buckets_[i * stride].entries) {
             const std::uint64_t d = e.data.load(std::memory_order_relaxed);
             if (d != 0 && generation_of(d) == generation_) ++used;
         }

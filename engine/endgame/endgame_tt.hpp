@@ -60,6 +60,8 @@ struct EndgameTTData {
 class EndgameTT {
 public:
     static constexpr int kWays = 4;
+    static constexpr int kNearEmpties = 13;
+    static constexpr std::size_t kNearMiB = 8;
     struct Entry {
         std::atomic<std::uint64_t> check{0};
         std::atomic<std::uint64_t> data{0};
@@ -77,20 +79,25 @@ public:
     void clear() noexcept;
     void new_search() noexcept { generation_ = static_cast<std::uint8_t>(generation_ + 1); }
 
-    [[nodiscard]] bool probe(std::uint64_t key, EndgameTTData& out) const noexcept;
+    // `empties`: the position's (it picks the part of the table: near or far, above).
+    [[nodiscard]] bool probe(std::uint64_t key, int empties, EndgameTTData& out) const noexcept;
     // Merges the bound [lower, upper] (and the best move when known) into the position's entry.
     // `selectivity_level`: the level of the search that proved the bound (0 = exact).
     void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
                int selectivity_level = 0) noexcept;
-    void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(&buckets_[key & mask_]); }
-    // Per mille of the entries written by the current generation, over the first 1000 buckets.
+    void prefetch(std::uint64_t key, int empties) const noexcept { __builtin_prefetch(&bucket(key, empties)); }
+    // Per mille of the entries written by the current generation, over 1000 entries spread over the table.
     [[nodiscard]] int hashfull() const noexcept;
 
 private:
+    [[nodiscard]] Bucket& bucket(std::uint64_t key, int empties) const noexcept {
+        return buckets_[key & (empties < kNearEmpties ? near_mask_ : mask_)];
+    }
     static std::uint64_t pack(int lower, int upper, Move move, Move second, int empties, std::uint8_t generation,
                               int cost, int selectivity_level) noexcept;
     HugeArray<Bucket> buckets_;  // engine/core/huge_pages.hpp: 2 MiB pages where the kernel grants them
     std::size_t mask_ = 0;
+    std::size_t near_mask_ = 0;  // the near part's buckets - 1 (the whole table when it is smaller)
     std::size_t mib_ = 0;
     std::uint8_t generation_ = 0;
 };

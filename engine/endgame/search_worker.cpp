@@ -119,7 +119,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     EndgameTTData entry;
     Move hash_move = kNoMove;
     Move second_move = kNoMove;
-    if (use_tt && tt_.probe(key, entry)) {
+    if (use_tt && tt_.probe(key, empties, entry)) {
         if (int cut = 0; entry.cuts(selectivity_level_, alpha, beta, cut)) return cut;
         hash_move = entry.move;
         second_move = entry.second;
@@ -148,7 +148,7 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         if (empties - 1 < kHashEmpties) return;
         for (int i = from; i < list.size; ++i) {
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-            tt_.prefetch(hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)));
+            tt_.prefetch(hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)), empties - 1);
         }
     };
     // Without ETC, a legal table move is searched before the other moves are listed: when it cuts, their
@@ -170,7 +170,8 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
             const Bitboard np = O ^ m.flipped;
             const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
             EndgameTTData child;
-            if (tt_.probe(hash_discs(np, no), child) && child.usable(selectivity_level_) && -child.upper >= beta) {
+            if (tt_.probe(hash_discs(np, no), empties - 1, child) && child.usable(selectivity_level_) &&
+                -child.upper >= beta) {
                 tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
                           child.selectivity_level > level ? child.selectivity_level : level);
                 return -child.upper;

@@ -179,7 +179,7 @@ private:
         EndgameTTData entry;
         Move hash_move = kNoMove;
         Move second = kNoMove;
-        if (tt_.probe(key, entry)) {
+        if (tt_.probe(key, empties, entry)) {
             if (int cut = 0; entry.cuts(selectivity_level_, alpha, beta, cut)) return cut;
             hash_move = entry.move;
             second = entry.second;
@@ -317,7 +317,7 @@ std::vector<RootMove> order_root_moves(EndgameTT& tt, Bitboard P, Bitboard O, Mo
     EndgameTTData entry;
     Move hash_move = previous_best < 64 && (moves & square_bit(previous_best)) ? previous_best : kNoMove;
     Move second = kNoMove;
-    if (tt.probe(hash_discs(P, O), entry)) {
+    if (tt.probe(hash_discs(P, O), empties, entry)) {
         if (hash_move == kNoMove) {
             hash_move = entry.move;
             second = entry.second;
@@ -344,8 +344,8 @@ std::vector<Move> read_pv(const EndgameTT& tt, Bitboard P, Bitboard O, Move firs
             continue;
         }
         EndgameTTData e;
-        if (!tt.probe(hash_discs(p, o), e) || e.selectivity_level != 0 || e.lower != e.upper || e.move >= 64 ||
-            !(moves & square_bit(e.move))) {
+        if (!tt.probe(hash_discs(p, o), popcount(~(p | o)), e) || e.selectivity_level != 0 || e.lower != e.upper ||
+            e.move >= 64 || !(moves & square_bit(e.move))) {
             break;
         }
         pv.push_back(e.move);
@@ -427,7 +427,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     int guess = 0;
     if (use_aspiration) {
         EndgameTTData e;
-        if (tt_.probe(hash_discs(P, O), e) && e.selectivity_level == 0 && e.lower == e.upper) {
+        if (tt_.probe(hash_discs(P, O), empties, e) && e.selectivity_level == 0 && e.lower == e.upper) {
             guess = e.lower;
         } else if (hinted && options.guess) {
             guess = std::clamp(*options.guess, -kScoreMax, kScoreMax);

@@ -114,7 +114,7 @@ public:
         Move hash_move = kNoMove;
         if (use_tt) {
             EndgameTTData e;
-            if (tt_.probe(key, e)) {
+            if (tt_.probe(key, n, e)) {
                 int score = 0;
                 if (e.cuts(0, alpha, beta, score)) return score;
                 hash_move = e.move;
@@ -139,7 +139,7 @@ public:
             m.next_o = P ^ f ^ square_bit(sq);
             if (n - 1 >= kHashEmpties) {  // enhanced transposition cutoff
                 EndgameTTData child;
-                if (tt_.probe(hash_discs(m.next_p, m.next_o) ^ board_.salt, child) && -child.upper >= beta) {
+                if (tt_.probe(hash_discs(m.next_p, m.next_o) ^ board_.salt, n - 1, child) && -child.upper >= beta) {
                     tt_.store(key, n, -child.upper, kScoreMax, static_cast<Move>(sq), 1);
                     return -child.upper;
                 }
@@ -431,7 +431,7 @@ int pv_node(const SplitShared& shared, Worker& w, Bitboard P, Bitboard O, int al
     w.add_node();
     const std::uint64_t key = hash_discs(P, O) ^ board.salt;
     Move hash_move = kNoMove;
-    if (EndgameTTData e; shared.tt.probe(key, e)) {
+    if (EndgameTTData e; shared.tt.probe(key, popcount(board.playable & ~(P | O)), e)) {
         if (int cut = 0; e.cuts(0, alpha, beta, cut)) return cut;
         hash_move = e.move;
     }
@@ -480,7 +480,7 @@ bool symmetric_to_earlier(const std::vector<ScoredMove>& earlier, Bitboard playa
 std::vector<ScoredMove> root_moves(EndgameTT& tt, const Board& board, Bitboard P, Bitboard O) {
     const Bitboard empties = board.playable & ~(P | O);
     EndgameTTData e;
-    const Move hash_move = tt.probe(hash_discs(P, O) ^ board.salt, e) ? e.move : kNoMove;
+    const Move hash_move = tt.probe(hash_discs(P, O) ^ board.salt, popcount(empties), e) ? e.move : kNoMove;
     std::vector<ScoredMove> list;
     for (const int sq : squares(legal_moves(P, O) & empties)) {
         const Bitboard f = flips(P, O, sq);
@@ -548,7 +548,8 @@ std::vector<Move> principal_variation(Worker& worker, EndgameTT& tt, const Board
             continue;
         }
         EndgameTTData e;
-        const Move hash_move = tt.probe(hash_discs(P, O) ^ board.salt, e) ? e.move : kNoMove;
+        const Move hash_move =
+            tt.probe(hash_discs(P, O) ^ board.salt, popcount(board.playable & ~(P | O)), e) ? e.move : kNoMove;
         std::vector<int> order;
         if (hash_move < 64 && (moves & square_bit(hash_move))) order.push_back(hash_move);
         for (const int sq : squares(moves)) {
