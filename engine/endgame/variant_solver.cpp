@@ -431,7 +431,7 @@ int pv_node(const SplitShared& shared, Worker& w, Bitboard P, Bitboard O, int al
     w.add_node();
     const std::uint64_t key = hash_discs(P, O) ^ board.salt;
     Move hash_move = kNoMove;
-    if (EndgameTTData e; shared.tt.probe(key, popcount(board.playable & ~(P | O)), e)) {
+    if (EndgameTTData e; shared.tt.probe(key, n, e)) {
         if (int cut = 0; e.cuts(0, alpha, beta, cut)) return cut;
         hash_move = e.move;
     }
@@ -548,8 +548,7 @@ std::vector<Move> principal_variation(Worker& worker, EndgameTT& tt, const Board
             continue;
         }
         EndgameTTData e;
-        const Move hash_move =
-            tt.probe(hash_discs(P, O) ^ board.salt, popcount(board.playable & ~(P | O)), e) ? e.move : kNoMove;
+        const Move hash_move = tt.probe(hash_discs(P, O) ^ board.salt, popcount(empties), e) ? e.move : kNoMove;
         std::vector<int> order;
         if (hash_move < 64 && (moves & square_bit(hash_move))) order.push_back(hash_move);
         for (const int sq : squares(moves)) {
