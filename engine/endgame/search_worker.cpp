@@ -1,5 +1,6 @@
 #include "engine/endgame/search_worker.hpp"
 
+#include <array>
 #include <cmath>
 
 #include "engine/board/moves.hpp"
@@ -158,20 +159,24 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     if (table_move_alone) {
         list.moves[0] = listed_move(P, O, hash_move);
         list.size = 1;
-    } else {
+    } else if (!etc) {
         list_moves(list, P, O, moves);
         prefetch_children(0);
-    }
-
-    // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
-    if (etc) {
+    } else {
+        // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a
+        // cut. The children's keys are computed once, for the prefetches and then the probes.
+        list_moves(list, P, O, moves);
+        std::array<std::uint64_t, EndgameMoveList::kCapacity> child_keys;
         for (int i = 0; i < list.size; ++i) {
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-            const Bitboard np = O ^ m.flipped;
-            const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
+            child_keys[static_cast<std::size_t>(i)] = hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square));
+            tt_.prefetch(child_keys[static_cast<std::size_t>(i)], empties - 1);
+        }
+        for (int i = 0; i < list.size; ++i) {
+            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
             EndgameTTData child;
-            if (tt_.probe(hash_discs(np, no), empties - 1, child) && child.usable(selectivity_level_) &&
-                -child.upper >= beta) {
+            if (tt_.probe(child_keys[static_cast<std::size_t>(i)], empties - 1, child) &&
+                child.usable(selectivity_level_) && -child.upper >= beta) {
                 tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
                           child.selectivity_level > level ? child.selectivity_level : level);
                 return -child.upper;
