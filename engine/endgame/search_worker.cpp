@@ -1,6 +1,5 @@
 #include "engine/endgame/search_worker.hpp"
 
-#include <array>
 #include <cmath>
 
 #include "engine/board/moves.hpp"
@@ -145,12 +144,13 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     EndgameMoveList list;
     // The children's table buckets, fetched together: their probes (ETC below, then each child's own
     // at its entry) find them in the cache instead of waiting for one memory access after another.
+    const auto child_key = [&](const EndgameMove& m) {
+        return hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square));
+    };
     const auto prefetch_children = [&](int from) {
         if (empties - 1 < kHashEmpties) return;
-        for (int i = from; i < list.size; ++i) {
-            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-            tt_.prefetch(hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square)), empties - 1);
-        }
+        for (int i = from; i < list.size; ++i)
+            tt_.prefetch(child_key(list.moves[static_cast<std::size_t>(i)]), empties - 1);
     };
     // Without ETC, a legal table move is searched before the other moves are listed: when it cuts, their
     // flips and prefetches are never paid for (FFO #41-#44: -1.2 % instructions, docs/endgame.md).
@@ -159,24 +159,18 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
     if (table_move_alone) {
         list.moves[0] = listed_move(P, O, hash_move);
         list.size = 1;
-    } else if (!etc) {
+    } else {
         list_moves(list, P, O, moves);
         prefetch_children(0);
-    } else {
-        // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a
-        // cut. The children's keys are computed once, for the prefetches and then the probes.
-        list_moves(list, P, O, moves);
-        std::array<std::uint64_t, EndgameMoveList::kCapacity> child_keys;
-        for (int i = 0; i < list.size; ++i) {
-            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-            child_keys[static_cast<std::size_t>(i)] = hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square));
-            tt_.prefetch(child_keys[static_cast<std::size_t>(i)], empties - 1);
-        }
+    }
+
+    // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
+    if (etc) {
         for (int i = 0; i < list.size; ++i) {
             const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
             EndgameTTData child;
-            if (tt_.probe(child_keys[static_cast<std::size_t>(i)], empties - 1, child) &&
-                child.usable(selectivity_level_) && -child.upper >= beta) {
+            if (tt_.probe(child_key(m), empties - 1, child) && child.usable(selectivity_level_) &&
+                -child.upper >= beta) {
                 tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
                           child.selectivity_level > level ? child.selectivity_level : level);
                 return -child.upper;
