@@ -4,6 +4,7 @@
 #include <array>
 #include <random>
 #include <set>
+#include <vector>
 
 #include "engine/eval/pattern/features.hpp"
 #include "engine/eval/pattern/pattern_evaluator.hpp"
@@ -113,6 +114,24 @@ TEST_CASE("the fused weight sums and the blended evaluation equal sums over the 
         const int blended =
             (first * (kBlendDenominator - blend.other_weight) + second * blend.other_weight) / kBlendDenominator;
         REQUIRE(evaluator->evaluate_units(pos) == blended);
+    }
+}
+
+TEST_CASE("the one-table weight sum equals the sum over the reference features, for any int16 weights") {
+    // Weights over the whole int16 range, the extremes included: the fast path (four gathers of 32-bit
+    // words with AVX-512 VBMI) must sign-extend each weight and drop its neighbour, whatever their values.
+    std::mt19937_64 rng(29);
+    std::uniform_int_distribution<int> weight(-32768, 32767);
+    std::vector<std::int16_t> table(static_cast<std::size_t>(kWeightsPerPhase));
+    for (std::size_t i = 0; i < table.size(); ++i) {
+        table[i] = static_cast<std::int16_t>(i % 7 == 0 ? (i % 2 ? -32768 : 32767) : weight(rng));
+    }
+    FeatureIndices ref{};
+    for (const auto& pos : testing::random_positions(Variant::Standard, 20000, 31)) {
+        extract_features_reference(pos, ref);
+        int sum = 0;
+        for (std::uint32_t f : ref) sum += table[f];
+        REQUIRE(sum_feature_weights(pos, table.data()) == sum);
     }
 }
 
