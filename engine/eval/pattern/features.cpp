@@ -223,44 +223,45 @@ int sum_lanes(__m512i v) noexcept {
     return _mm_cvtsi128_si32(x);
 }
 
+// Every instance's digits 0-4 (low) and 5-9 (high) as base-3 numbers, one byte lane per instance.
+struct DigitHalves {
+    __m512i low;
+    __m512i high;
+};
+DigitHalves digit_halves(const Position& pos) noexcept {
+    __m512i digits = _mm512_maskz_mov_epi8(pos.player, _mm512_set1_epi8(1));
+    digits = _mm512_mask_mov_epi8(digits, pos.opponent, _mm512_set1_epi8(2));
+    return {base3_bytes<4, 0>(digits), base3_bytes<9, 5>(digits)};
+}
+
 // Lanes 16Q..16Q+15: low + 243 * high + the shape's offset, the instance's weight index, in 32 bits.
 template <int Q>
-__m512i quarter_index(__m512i low, __m512i high) noexcept {
-    const __m512i lo = _mm512_maskz_cvtepu8_epi32(0xffff, _mm512_maskz_extracti32x4_epi32(0xf, low, Q));
-    const __m512i hi = _mm512_maskz_cvtepu8_epi32(0xffff, _mm512_maskz_extracti32x4_epi32(0xf, high, Q));
+__m512i quarter_index(const DigitHalves& d) noexcept {
+    const __m512i lo = _mm512_maskz_cvtepu8_epi32(0xffff, _mm512_maskz_extracti32x4_epi32(0xf, d.low, Q));
+    const __m512i hi = _mm512_maskz_cvtepu8_epi32(0xffff, _mm512_maskz_extracti32x4_epi32(0xf, d.high, Q));
     const __m512i offsets = _mm512_loadu_si512(kLaneOffsets.data() + 16 * Q);
     return _mm512_add_epi32(_mm512_add_epi32(lo, _mm512_mullo_epi32(hi, _mm512_set1_epi32(243))), offsets);
-}
-template <int Q>
-void store_quarter(__m512i low, __m512i high, std::uint32_t* out) noexcept {
-    _mm512_storeu_si512(out + 16 * Q, quarter_index<Q>(low, high));
 }
 
 // The weight index of every instance into out[0..63] (lanes past the last instance: 0).
 void digit_plane_indices(const Position& pos, std::uint32_t* out) noexcept {
-    __m512i digits = _mm512_maskz_mov_epi8(pos.player, _mm512_set1_epi8(1));
-    digits = _mm512_mask_mov_epi8(digits, pos.opponent, _mm512_set1_epi8(2));
-    const __m512i low = base3_bytes<4, 0>(digits);
-    const __m512i high = base3_bytes<9, 5>(digits);
-    store_quarter<0>(low, high, out);
-    store_quarter<1>(low, high, out);
-    store_quarter<2>(low, high, out);
-    store_quarter<3>(low, high, out);
+    const DigitHalves d = digit_halves(pos);
+    _mm512_storeu_si512(out, quarter_index<0>(d));
+    _mm512_storeu_si512(out + 16, quarter_index<1>(d));
+    _mm512_storeu_si512(out + 32, quarter_index<2>(d));
+    _mm512_storeu_si512(out + 48, quarter_index<3>(d));
 }
 
 // The sum of the instances' weights in `table`: the digit planes' indices, read by four 16-lane gathers
 // instead of 58 scalar loads (FFO #45-#52 at one thread: about 7 % less time for the same nodes,
 // docs/endgame.md "The weights gathered").
 int gather_digit_plane_weights(const Position& pos, const std::int16_t* table) noexcept {
-    __m512i digits = _mm512_maskz_mov_epi8(pos.player, _mm512_set1_epi8(1));
-    digits = _mm512_mask_mov_epi8(digits, pos.opponent, _mm512_set1_epi8(2));
-    const __m512i low = base3_bytes<4, 0>(digits);
-    const __m512i high = base3_bytes<9, 5>(digits);
-    const __m512i sum = _mm512_add_epi32(_mm512_add_epi32(gather_weights<0>(quarter_index<0>(low, high), table),
-                                                          gather_weights<1>(quarter_index<1>(low, high), table)),
-                                         _mm512_add_epi32(gather_weights<2>(quarter_index<2>(low, high), table),
-                                                          gather_weights<3>(quarter_index<3>(low, high), table)));
-    return sum_lanes(sum);
+    const DigitHalves d = digit_halves(pos);
+    const __m512i first =
+        _mm512_add_epi32(gather_weights<0>(quarter_index<0>(d), table), gather_weights<1>(quarter_index<1>(d), table));
+    const __m512i second =
+        _mm512_add_epi32(gather_weights<2>(quarter_index<2>(d), table), gather_weights<3>(quarter_index<3>(d), table));
+    return sum_lanes(_mm512_add_epi32(first, second));
 }
 #else
 static_assert(!kDigitPlaneExtraction, "features.hpp tests the same instruction sets");
