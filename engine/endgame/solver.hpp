@@ -57,6 +57,10 @@ struct SolveOptions {
     // (-1, 1), about 2.5 times cheaper), whose answer narrows the exact pass and is kept when a stopped
     // solve cannot finish the exact pass (timed play: a proven win is worth more than a guess).
     bool wld_first = false;
+    // With wld_first: a win/loss/draw pass at this selectivity level (selectivity.hpp; 0: none) before
+    // the exact one. It needs the pattern evaluation; when a stopped solve did not finish the exact
+    // win/loss/draw pass, it is the last pass that ran to its end (SolveResult::last_pass).
+    int wld_first_level = 0;
     // What a search before the solve found (the Searcher's last midgame iteration), for the root of the
     // side to move: its best move is searched first, ahead of the table's move, and its score centres the
     // aspiration window when the table holds no exact score (instead of a 4-ply estimate). Either may be
@@ -70,6 +74,7 @@ struct ResolvedPass {
     int level = 0;  // selectivity level (selectivity.hpp); 0: the exact pass
     int score = 0;  // for the side to move, in discs: a selective pass's score is a guess
     Move best_move = kNoMove;
+    bool wld_window = false;  // searched with the window (-1, 1): the score is a bound on win, draw or loss
 };
 
 struct SolveResult {

@@ -46,6 +46,15 @@ struct ExactSolveRequest {
 // better informed than the midgame iteration before it, whose move the Searcher would keep otherwise).
 inline constexpr int kUsableSelectivityPercent = 87;
 
+// Timed play from this many empties: before the exact win/loss/draw pass, one at the selectivity level
+// kTimedWldLevel (87 %, engine/endgame/selectivity.hpp). When the exact one cannot finish in time, the
+// selective pass's move is played where it found a probable win or draw (a probable loss keeps the midgame
+// move). On 1,200 game positions at 19-24 empties replayed at the clock the engine had in the games
+// (tools/scripts/band-replay.py, docs/eval.md "The band's points, move by move"): 52.0-53.0 game points
+// given away without it, 46.0-46.5 with it, at the same time per move; the 68 % and 95 % levels 50.5.
+inline constexpr int kTimedWldEmpties = 19;
+inline constexpr int kTimedWldLevel = 3;
+
 struct ExactSolveOutcome {
     int value = 0;  // exact score, or -1/0/+1 with wld
     Move best_move = kNoMove;

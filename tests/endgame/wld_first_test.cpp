@@ -121,3 +121,40 @@ TEST_CASE("wld_first: stopped in the exact pass, the solve keeps the WLD pass's 
     CHECK(r->wld_pass->score >= 1);
     CHECK(r->wld_pass->best_move == wld_move);
 }
+
+TEST_CASE("wld_first: a selective win/loss/draw pass first changes no exact score, and a proven pass supersedes it") {
+    // wld_first_level (timed play from kTimedWldEmpties): a WLD pass at 87 % before the exact one, where
+    // the root has more empties than the probcut's fewest. The exact score, the exact WLD pass and the
+    // last pass must be those of a solve without it.
+    endgame::EndgameSolver solver(16);
+    const std::atomic<bool> stop{false};
+    using reversi::testing::sanitized_count;
+    int selective_seen = 0;
+    for (int empties = 15; empties <= 17; ++empties) {
+        for (const auto& pos : endgame_test::positions_with_empties(empties, sanitized_count(12, 4), 7300 + empties)) {
+            if (pos.must_pass()) continue;
+            CAPTURE(to_board_string(pos));
+            endgame::SolveOptions options = timed_options();
+            options.wld_first_level = 3;
+            int selective_ends = 0;
+            const endgame::ProgressCallback progress = [&](const endgame::RootProgress& p) {
+                if (p.pass_end && p.selectivity_level == 3) ++selective_ends;
+            };
+            solver.clear();
+            const auto r =
+                solver.solve(pos, options, endgame::SolveLimits{&stop, std::nullopt, std::nullopt}, progress);
+            REQUIRE(r);
+            REQUIRE(r->completed);
+            REQUIRE(r->bound == Bound::Exact);
+            REQUIRE(endgame_test::plain_confirms(pos, r->score));
+            CHECK(selective_ends == 1);
+            selective_seen += selective_ends;
+            REQUIRE(r->wld_pass);
+            CHECK(r->wld_pass->wld_window);
+            REQUIRE(outcome_sign(r->wld_pass->score) == outcome_sign(r->score));
+            REQUIRE(r->last_pass);
+            CHECK(r->last_pass->level == 0);  // the selective pass is superseded
+        }
+    }
+    CHECK(selective_seen > 0);
+}

@@ -147,12 +147,14 @@ TEST_CASE("Searcher solve: stopped in a later pass, the answer is the last selec
 
 TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a proven win when stopped") {
     // FFO #40 (20 empties, +38). A timed search (a time limit, no depth, no solve asked) solves without
-    // selective passes: a WLD pass, then the exact one, handed the last midgame iteration's move and score.
-    // The solver alone, called as the Searcher calls it, gives the nodes at the end of the WLD pass (its
-    // first pass end); a timed search with a budget just past the midgame iterations and that pass is
-    // stopped in the exact pass and answers with the proven win: score +1, reported as wld, through
-    // run_endgame_solver as through the Searcher.
+    // the selective passes: a win/loss/draw pass at 87 % (kTimedWldLevel), the exact WLD pass, then the
+    // exact one, handed the last midgame iteration's move and score. The solver alone, called as the
+    // Searcher calls it, gives the nodes at the end of the exact WLD pass; a budget just past them
+    // answers with the proven win (score +1, reported as wld), through run_endgame_solver as through the
+    // Searcher.
     const Position pos = board(kFfo40);
+    REQUIRE(pos.empty_count() >= kTimedWldEmpties);
+    const int timed_percent = endgame_selectivity_percent(kTimedWldLevel);
     const std::atomic<bool> stop{false};
     SearchLimits limits;
     limits.hard_time = std::chrono::minutes(10);
@@ -171,40 +173,54 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
                 midgame_move = r.pv.front();
                 midgame_score = r.score;
             }
-            if (r.depth == 20 && !r.progress) CHECK(r.selectivity == kMaxSelectivityPercent);  // no selective pass
+            // No selective pass but the selective WLD pass.
+            if (r.depth == 20 && !r.progress)
+                CHECK((r.selectivity == kMaxSelectivityPercent || r.selectivity == timed_percent));
         }
     }
     REQUIRE(midgame_nodes > 0);
+    std::uint64_t selective_nodes = 0;
     std::uint64_t wld_nodes = 0;
     Move wld_move = kNoMove;
     {
         endgame::EndgameSolver solver(16);
         endgame::SolveOptions options;
         options.wld_first = true;
+        options.wld_first_level = kTimedWldLevel;
         options.selective = false;
         options.first_move = midgame_move;
         options.guess = midgame_score;
         const endgame::ProgressCallback progress = [&](const endgame::RootProgress& p) {
-            if (!p.pass_end || wld_nodes != 0) return;
-            CHECK(p.bound == Bound::Lower);
-            CHECK(p.score >= 1);
-            wld_nodes = p.nodes;
-            wld_move = p.move;
+            if (!p.pass_end) return;
+            if (p.selectivity_level == kTimedWldLevel && selective_nodes == 0) {
+                CHECK(p.score >= 1);  // a probable win
+                selective_nodes = p.nodes;
+            } else if (p.selectivity_level == 0 && wld_nodes == 0) {
+                CHECK(selective_nodes > 0);  // after the selective pass
+                CHECK(p.bound == Bound::Lower);
+                CHECK(p.score >= 1);
+                wld_nodes = p.nodes;
+                wld_move = p.move;
+            }
         };
         const auto full = solver.solve(pos, options, endgame::SolveLimits{&stop, std::nullopt, std::nullopt}, progress);
         REQUIRE(full);
         CHECK(full->score == 38);
     }
-    REQUIRE(wld_nodes > 0);
-    {
+    REQUIRE(selective_nodes > 0);
+    REQUIRE(wld_nodes > selective_nodes);
+    const auto bridge = [&](std::uint64_t budget) {
         endgame::EndgameSolver solver(16);
         ExactSolveRequest request;
         request.wld_first = true;
         request.first_move = midgame_move;
         request.guess = midgame_score;
         request.limits.stop = &stop;
-        request.limits.nodes = wld_nodes + 1;
-        const ExactSolveOutcome o = run_endgame_solver(solver, pos, request);
+        request.limits.nodes = budget;
+        return run_endgame_solver(solver, pos, request);
+    };
+    {
+        const ExactSolveOutcome o = bridge(wld_nodes + 1);
         CHECK(o.complete);
         CHECK(o.wld);
         CHECK(o.value == 1);
@@ -222,6 +238,74 @@ TEST_CASE("Searcher timed: the solve proves win/loss/draw first and keeps a prov
     REQUIRE(!got.reports.empty());
     CHECK(got.reports.back().wld);
     CHECK(!got.reports.back().exact);
+}
+
+TEST_CASE("Searcher timed: stopped after the selective win/loss/draw pass, a probable win or draw plays its move") {
+    // Positions with 20 empties whose exact WLD pass takes many more nodes than the selective one before it
+    // (so that a budget just past the selective pass surely stops the exact one, the limits being polled
+    // every few thousand nodes). With that budget the solver holds the selective pass (level kTimedWldLevel,
+    // window (-1, 1)) as its last pass, and the bridge answers with its move, selectivity 87 and the sign of
+    // its score when it found a probable win or draw; after a probable loss it answers nothing (the
+    // Searcher keeps its midgame move).
+    const std::atomic<bool> stop{false};
+    const int timed_percent = endgame_selectivity_percent(kTimedWldLevel);
+    int checked = 0;
+    for (const Position& pos : endgame_test::positions_with_empties(20, 24, 5120)) {
+        if (pos.must_pass() || checked >= 3) continue;
+        CAPTURE(to_board_string(pos));
+        endgame::SolveOptions options;
+        options.wld_first = true;
+        options.wld_first_level = kTimedWldLevel;
+        options.selective = false;
+        std::uint64_t selective_nodes = 0;
+        std::uint64_t wld_nodes = 0;
+        int selective_score = 0;
+        Move selective_move = kNoMove;
+        {
+            endgame::EndgameSolver solver(16);
+            const endgame::ProgressCallback progress = [&](const endgame::RootProgress& p) {
+                if (!p.pass_end) return;
+                if (p.selectivity_level == kTimedWldLevel && selective_nodes == 0) {
+                    selective_nodes = p.nodes;
+                    selective_score = p.score;
+                    selective_move = p.move;
+                } else if (p.selectivity_level == 0 && wld_nodes == 0) {
+                    wld_nodes = p.nodes;
+                }
+            };
+            REQUIRE(solver.solve(pos, options, endgame::SolveLimits{&stop, std::nullopt, std::nullopt}, progress));
+        }
+        REQUIRE(selective_nodes > 0);
+        if (wld_nodes < selective_nodes + 200'000) continue;
+        ++checked;
+        endgame::EndgameSolver solver(16);
+        const auto r = solver.solve(pos, options, endgame::SolveLimits{&stop, std::nullopt, selective_nodes + 1});
+        REQUIRE(r);
+        CHECK(!r->completed);
+        CHECK(!r->wld_pass);
+        REQUIRE(r->last_pass);
+        CHECK(r->last_pass->level == kTimedWldLevel);
+        CHECK(r->last_pass->wld_window);
+        CHECK(r->last_pass->score == selective_score);
+        CHECK(r->last_pass->best_move == selective_move);
+
+        endgame::EndgameSolver bridge_solver(16);
+        ExactSolveRequest request;
+        request.wld_first = true;
+        request.limits.stop = &stop;
+        request.limits.nodes = selective_nodes + 1;
+        const ExactSolveOutcome o = run_endgame_solver(bridge_solver, pos, request);
+        CHECK(!o.complete);
+        CHECK(!o.wld);
+        if (selective_score >= 0) {
+            CHECK(o.selectivity == timed_percent);
+            CHECK(o.best_move == selective_move);
+            CHECK(o.value == (selective_score > 0 ? 1 : 0));
+        } else {
+            CHECK(o.selectivity == kMaxSelectivityPercent);  // nothing usable: the midgame move stays
+        }
+    }
+    CHECK(checked > 0);
 }
 
 TEST_CASE("Searcher timed: the solve searches the last midgame iteration's best move first") {
