@@ -518,24 +518,31 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
         return ResolvedPass{0, sign * score, result.best_move == kPass ? kPass : best};
     };
 
+    // A finished win/loss/draw pass of `level`: adopted, but the exact pass's aspiration keeps its estimate.
+    const auto adopt_wld = [&](const LevelOutcome& o, int level) {
+        const int kept_guess = guess;
+        ResolvedPass pass = adopt(o);
+        guess = kept_guess;
+        pass.level = level;
+        pass.wld_window = true;
+        return pass;
+    };
+
     const bool wld_first = options.wld_first && alpha < -1 && beta > 1;
-    const bool selective_wld = options.wld_first_level > 0 && options.wld_first_level <= kMaxSelectivityLevel &&
-                               pattern_ && empties > std::max(options.probcut_empties, kProbCutMinEmpties);
+    const bool selective_wld = wld_first && options.wld_first_level > 0 &&
+                               options.wld_first_level <= kMaxSelectivityLevel && pattern_ &&
+                               empties > std::max(options.probcut_empties, kProbCutMinEmpties);
     for (const int level : levels) {
         int a = alpha;
         int b = beta;
-        if (level == 0 && wld_first && selective_wld) {
+        if (level == 0 && selective_wld) {
             // A selective win/loss/draw pass first: what the solve answers when stopped before the next.
             const LevelOutcome s = run_level(options.wld_first_level, -1, 1, false);
             if (s.aborted) {
                 stopped(s);
                 break;
             }
-            const int kept_guess = guess;  // the exact pass's aspiration keeps the estimate
-            result.last_pass = adopt(s);
-            result.last_pass->level = options.wld_first_level;
-            result.last_pass->wld_window = true;
-            guess = kept_guess;
+            result.last_pass = adopt_wld(s, options.wld_first_level);
         }
         if (level == 0 && wld_first) {
             // The win/loss/draw pass: a draw is the exact score; a win or a loss narrows the exact pass.
@@ -544,11 +551,8 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
                 stopped(w);
                 break;
             }
-            const int selective_guess = guess;  // the exact pass's aspiration keeps the estimate
-            result.wld_pass = adopt(w);
-            result.wld_pass->wld_window = true;
+            result.wld_pass = adopt_wld(w, 0);
             result.last_pass = result.wld_pass;  // it supersedes a selective pass before it
-            guess = selective_guess;
             if (w.score == 0) break;
             if (w.score > 0) {
                 a = std::min(w.score - 1, beta - 1);

@@ -23,8 +23,11 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
     // Timed play: no selective passes before the win/loss/draw pass. Measured at 20 empties with 70 ms
     // (docs/endgame.md, "Timed play"): 15 of 30 game positions proven against 9 with the 68 % and 87 %
     // passes first and 3 with the exact solve alone.
-    if (options.wld_first) options.selective = false;
-    if (options.wld_first && pos.empty_count() >= kTimedWldEmpties) options.wld_first_level = kTimedWldLevel;
+    // Instead, from kTimedWldEmpties, a selective WLD pass before the exact one (exact_solve.hpp).
+    if (options.wld_first) {
+        options.selective = false;
+        if (pos.empty_count() >= kTimedWldEmpties) options.wld_first_level = kTimedWldLevel;
+    }
     SolveProgress progress(SolveProgress::Base{pos.empty_count(), request.wld, request.nodes_before,
                                                request.search_start, request.hashfull});
     endgame::ProgressCallback relay;
@@ -54,17 +57,12 @@ ExactSolveOutcome run_endgame_solver(endgame::EndgameSolver& solver, const Posit
         outcome.complete = true;
         outcome.wld = true;
         outcome.pv = {wld->best_move};
-    } else if (!outcome.complete && !request.wld && pass && pass->level > 0 && pass->wld_window) {
-        if (pass->score >= 0) {  // a probable win or draw; for a probable loss the midgame move stays
-            outcome.value = (pass->score > 0) - (pass->score < 0);
-            outcome.best_move = pass->best_move;
-            outcome.selectivity = endgame_selectivity_percent(pass->level);
-            outcome.pv = {pass->best_move};
-        }
     } else if (!outcome.complete && !request.wld && pass && pass->level > 0) {
         const int percent = endgame_selectivity_percent(pass->level);
-        if (percent >= kUsableSelectivityPercent) {
-            outcome.value = pass->score;
+        // A selective WLD pass answers a probable win or draw (after a probable loss the midgame move
+        // stays); a selective exact-window pass answers from kUsableSelectivityPercent.
+        if (pass->wld_window ? pass->score >= 0 : percent >= kUsableSelectivityPercent) {
+            outcome.value = pass->wld_window ? (pass->score > 0) - (pass->score < 0) : pass->score;
             outcome.best_move = pass->best_move;
             outcome.selectivity = percent;
             outcome.pv = {pass->best_move};

@@ -37,7 +37,6 @@ import re
 import shlex
 import subprocess
 import sys
-import tempfile
 import time
 
 _here = os.path.dirname(os.path.abspath(__file__))
@@ -48,24 +47,18 @@ _spec.loader.exec_module(ggf)
 START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27
 
 
-def square(name):
-    return (int(name[1]) - 1) * 8 + "abcdefgh".index(name[0])
+points = ggf.points  # win 1, draw 1/2, loss 0
 
 
 def play(board, side, name):
-    i = square(name)
-    flipped = ggf.flips(board, i // 8, i % 8, side)
-    if not flipped:
+    child = ggf.play_move(board, int(name[1]) - 1, "abcdefgh".index(name[0]), side)
+    if child is None:
         raise ValueError(f"illegal move {name} for {side}")
-    b = list(board)
-    b[i] = side
-    for j in flipped:
-        b[j] = side
-    return "".join(b)
+    return child
 
 
 def legal_count(board, side):
-    return sum(1 for i in range(64) if board[i] == "-" and ggf.flips(board, i // 8, i % 8, side))
+    return sum(1 for i in range(64) if ggf.flips(board, i // 8, i % 8, side))
 
 
 def other(side):
@@ -150,21 +143,10 @@ def wld_values(solver, threads, boards):
     """-1/0/+1 for the side to move of each (board, side), from reversi-solve --wld."""
     if not boards:
         return []
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "band.obf")
-        with open(path, "w") as f:
-            for board, side in boards:
-                f.write(f"{board} {side}\n")
-        run = subprocess.run([solver, "--file", path, "--wld", "--threads", str(threads), "--hash", "256",
-                              "--number", "1"], capture_output=True, text=True)
-    values = {}
-    for line in run.stdout.splitlines():
-        fields = line.split()
-        if len(fields) >= 4 and fields[0].isdigit() and re.fullmatch(r"[+-]?\d+", fields[3]):
-            values[int(fields[0]) - 1] = int(fields[3])
-    if len(values) != len(boards):
-        sys.exit(f"band-replay: reversi-solve answered {len(values)} of {len(boards)} positions\n{run.stderr}")
-    return [(values[i] > 0) - (values[i] < 0) for i in range(len(boards))]
+    scores = ggf.solve([f"{board} {side}\n" for board, side in boards], solver, threads, wld=True)
+    if None in scores:
+        sys.exit(f"band-replay: reversi-solve answered {len(scores) - scores.count(None)} of {len(boards)} positions")
+    return [(s > 0) - (s < 0) for s in scores]
 
 
 def solve_missing(positions, solver, threads):
@@ -250,10 +232,6 @@ def play_engine(argv):
     engine.close()
     solve_missing(positions, opts["--solver"], int(opts["--threads"]))
     save(path, positions)
-
-
-def points(value):
-    return 1.0 if value > 0 else (0.5 if value == 0 else 0.0)
 
 
 def report(argv):

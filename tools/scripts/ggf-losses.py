@@ -42,6 +42,18 @@ def flips(board, row, col, me):
     return out
 
 
+def play_move(board, row, col, me):
+    """The board (64 chars, X/O/-) after `me` plays at (row, col); None when the move is illegal."""
+    flipped = flips(board, row, col, me)
+    if not flipped:
+        return None
+    b = list(board)
+    b[row * 8 + col] = me
+    for i in flipped:
+        b[i] = me
+    return "".join(b)
+
+
 def games(path):
     """Yields (black, white, result for black, [(empties, board, side to move)]) per game."""
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -52,31 +64,28 @@ def games(path):
             re_tag = re.search(r"RE\[([^\]:]*)", line)
             if not (pb and pw and bo and re_tag):
                 continue
-            board = list(bo.group(1).replace("*", "X"))
+            board = bo.group(1).replace("*", "X")
             positions = []
             for colour, body in re.findall(r"(?<![A-Z])([BW])\[([^\]]*)\]", line):
                 move = body.split("/")[0].upper()
                 if move.startswith("PA"):
                     continue
                 me = "X" if colour == "B" else "O"
-                positions.append((board.count("-"), "".join(board), me))
-                row, col = int(move[1]) - 1, ord(move[0]) - ord("A")
-                flipped = flips(board, row, col, me)
-                if not flipped:
+                positions.append((board.count("-"), board, me))
+                board = play_move(board, int(move[1]) - 1, ord(move[0]) - ord("A"), me)
+                if board is None:
                     raise ValueError(f"illegal move {move} in {path}")
-                board[row * 8 + col] = me
-                for i in flipped:
-                    board[i] = me
             yield pb.group(1), pw.group(1), float(re_tag.group(1)), positions
 
 
-def solve(obf_lines, solver, threads):
+def solve(obf_lines, solver, threads, wld=False):
+    """The score of each OBF line (None where reversi-solve gave none); with wld, its sign is the result."""
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "points.obf")
         with open(path, "w") as f:
             f.write("".join(obf_lines))
-        out = subprocess.run([solver, "--file", path, "--threads", str(threads), "--hash", "128"],
-                             capture_output=True, text=True, check=False).stdout
+        out = subprocess.run([solver, "--file", path, "--threads", str(threads), "--hash", "128"]
+                             + (["--wld"] if wld else []), capture_output=True, text=True, check=False).stdout
     scores = {}
     for line in out.splitlines():
         m = re.match(r"\s*(\d+)\s+\d+\s+\S+\s+([+-]?\d+)\s", line)

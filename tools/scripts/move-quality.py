@@ -45,13 +45,9 @@ def children(board, side):
     """[(move name, child board)] for the legal moves of `side` on `board` (64 chars, X/O/-)."""
     out = []
     for i in range(64):
-        flipped = ggf.flips(board, i // 8, i % 8, side)
-        if flipped:
-            b = list(board)
-            b[i] = side
-            for j in flipped:
-                b[j] = side
-            out.append((square_name(i), "".join(b)))
+        child = ggf.play_move(board, i // 8, i % 8, side)
+        if child is not None:
+            out.append((square_name(i), child))
     return out
 
 
