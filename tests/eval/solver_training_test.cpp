@@ -138,6 +138,51 @@ TEST_CASE("fitting a tiny synthetic set cuts the error and is deterministic") {
     CHECK(nonzero(w2) < nonzero(w1));
 }
 
+TEST_CASE("a warm start refines a table: from zero it is the cold fit, a huge lambda or count keeps the prior") {
+    const auto a = synthetic_samples(20000, 21);
+    const auto b = synthetic_samples(20000, 22);  // another hidden table, other positions
+    FitConfig config;
+    config.iterations = 40;
+    config.lambda = 1.0;
+    std::vector<std::int16_t> cold(kWeightsPerPhase), w(kWeightsPerPhase, 0);
+    const auto cold_report = fit_phase(a, 6, config, cold.data());
+    config.warm_start = true;
+    const auto from_zero = fit_phase(a, 6, config, w.data());
+    CHECK(w == cold);
+    CHECK(from_zero.prior_test_mae == doctest::Approx(cold_report.zero_test_mae));
+    CHECK(from_zero.test_mae == cold_report.test_mae);
+
+    // Refined on b, the table of a fits b better than it did.
+    w = cold;
+    const auto refined = fit_phase(b, 6, config, w.data());
+    MESSAGE("b's test MAE with a's table " << refined.prior_test_mae << ", refined " << refined.test_mae);
+    CHECK(refined.test_mae < 0.8 * refined.prior_test_mae);
+    CHECK(w != cold);
+
+    // A huge lambda pins every weight to the prior; so does a count no weight reaches.
+    w = cold;
+    config.lambda = 1e12;
+    (void)fit_phase(b, 6, config, w.data());
+    CHECK(w == cold);
+    config.lambda = 1.0;
+    config.min_count = 1000000;
+    const auto frozen = fit_phase(b, 6, config, w.data());
+    CHECK(frozen.active_weights == 0);
+    CHECK(w == cold);
+    config.min_count = 1;
+
+    // Only the positions with min_empties..max_empties empties are fitted and tested.
+    config.min_empties = 38;
+    config.max_empties = 39;
+    const auto narrow = fit_phase(b, 6, config, w.data());
+    const auto in_range = std::count_if(b.begin(), b.end(), [](const Sample& s) {
+        const int e = empties_of(Position{s.player, s.opponent});
+        return e >= 38 && e <= 39;
+    });
+    CHECK(in_range > 100);
+    CHECK(narrow.train_count + narrow.test_count == static_cast<std::size_t>(in_range));
+}
+
 TEST_CASE("training from WTHOR games: error drops, the file round-trips, resume keeps fitted phases") {
     const std::string dir = testing::shared_data_dir();
     if (dir.empty()) {

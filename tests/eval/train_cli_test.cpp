@@ -72,6 +72,23 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     REQUIRE_MESSAGE(resumed.status == 0, resumed.output);
     CHECK(resumed.output.find("kept from") != std::string::npos);  // every phase was already fitted
 
+    // A warm start refines phases 0-1 of the file on its positions with 0-8 empties, from their tables.
+    const Run warm = run(common + " --refit-phases 0-1 --warm-start --fit-empties 0-8");
+    REQUIRE_MESSAGE(warm.status == 0, warm.output);
+    CHECK(warm.output.find("warm start: train MAE") != std::string::npos);
+    CHECK(warm.output.find("before the warm start, by empties: 0-5 ") != std::string::npos);
+    const auto fitted_at = warm.output.find("fitted, by empties: 0-5 ");
+    REQUIRE(fitted_at != std::string::npos);
+    const std::string fitted_line = warm.output.substr(fitted_at, warm.output.find('\n', fitted_at) - fitted_at);
+    CHECK(fitted_line.find("6-11") != std::string::npos);
+    CHECK(fitted_line.find("12-17") == std::string::npos);  // outside --fit-empties
+    const Run no_phases = run(common + " --warm-start");
+    CHECK(no_phases.status != 0);
+    CHECK(no_phases.output.find("--refit-phases") != std::string::npos);
+    const Run bad_range = run(common + " --refit-phases 0-1 --fit-empties 9-3");
+    CHECK(bad_range.status != 0);
+    CHECK(bad_range.output.find("--fit-empties") != std::string::npos);
+
     const Run measured = run("measure --weights " + out + " --depths 2 " + data + "/endgame-hard/hard-20.obf");
     REQUIRE_MESSAGE(measured.status == 0, measured.output);
     CHECK(measured.output.find("pattern") != std::string::npos);

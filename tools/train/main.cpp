@@ -73,6 +73,10 @@ int main(int argc, char** argv) {
          {"search-checkpoint", true, "train: file of the search scores found so far (resumable; appended)"},
          {"refit-phases", true,
           "train: fit phases LO-HI again in the existing --out, keeping its other phases and Multi-ProbCut section"},
+         {"warm-start", false,
+          "train: with --refit-phases, each phase starts from its table in --out and the L2 term pulls toward it "
+          "(--lambda): the residuals of the new positions refine it"},
+         {"fit-empties", true, "train: fit and test only the positions with LO-HI empties (default 0-60)"},
          {"min-count", true, "train: weights seen in fewer training positions stay 0 (default 3)"},
          {"test-permille", true, "train: held-out share in permille (default 100)"},
          {"seed", true,

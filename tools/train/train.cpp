@@ -204,9 +204,9 @@ int apply_searched_targets(const SearchTargetPlan& plan, std::vector<eval::Sampl
 
 // The held-out error of the evaluation as the engine plays it (neighbouring phases blended, see
 // pattern_layout.hpp), by bucket of 6 empties, so that runs with other layouts compare directly.
-void print_played_errors(const std::vector<eval::Sample>& samples, const eval::FitConfig& fit, const std::string& out) {
-    auto evaluator = eval::PatternEvaluator::from_file(out);
-    if (!evaluator) return;  // an incomplete file: the table above says which phases are there
+// `label` names the weights (the fit's output, or the table before a warm start).
+void print_played_errors(const std::vector<eval::Sample>& samples, const eval::FitConfig& fit,
+                         const eval::PatternEvaluator& evaluator, const char* label) {
     constexpr int kBucket = 6;
     constexpr int kBuckets = 60 / kBucket + 1;
     std::array<double, kBuckets> error{};
@@ -214,11 +214,13 @@ void print_played_errors(const std::vector<eval::Sample>& samples, const eval::F
     for (const auto& s : samples) {
         if (!eval::is_test_sample(s, fit.seed, fit.test_permille)) continue;
         const Position pos{s.player, s.opponent};
-        const int b = std::min(eval::empties_of(pos) / kBucket, kBuckets - 1);
-        error[b] += std::abs(evaluator->evaluate_units(pos) / double{eval::kWeightScale} - s.target);
+        const int empties = eval::empties_of(pos);
+        if (empties < fit.min_empties || empties > fit.max_empties) continue;
+        const int b = std::min(empties / kBucket, kBuckets - 1);
+        error[b] += std::abs(evaluator.evaluate_units(pos) / double{eval::kWeightScale} - s.target);
         ++count[b];
     }
-    std::printf("held-out MAE as played (blended phases), by empties:");
+    std::printf("held-out MAE as played (blended phases), %s, by empties:", label);
     for (int b = 0; b < kBuckets; ++b) {
         if (count[b] == 0) continue;
         std::printf(" %d-%d %.2f", b * kBucket, b == kBuckets - 1 ? 60 : b * kBucket + kBucket - 1,
@@ -278,6 +280,18 @@ int run_train(const cli::ParsedArgs& args) {
             return 1;
         }
         for (int p = lo; p <= hi; ++p) refit_mask |= 1u << p;
+    }
+    if (args.has("warm-start") && refit_mask == 0) {
+        std::fprintf(stderr, "reversi-train: --warm-start refines the phases of --refit-phases: give them\n");
+        return 2;
+    }
+    int fit_lo = 0, fit_hi = 60;
+    if (args.has("fit-empties")) {
+        const std::string r = args.get("fit-empties", "");
+        if (std::sscanf(r.c_str(), "%d-%d", &fit_lo, &fit_hi) != 2 || fit_lo < 0 || fit_hi > 60 || fit_lo > fit_hi) {
+            std::fprintf(stderr, "reversi-train: --fit-empties: expected LO-HI within 0-60, got '%s'\n", r.c_str());
+            return 2;
+        }
     }
     auto files = wthor_files(args.get("wthor", "../shared/data/wthor"));
     if (!files) {
@@ -372,6 +386,12 @@ int run_train(const cli::ParsedArgs& args) {
         if (const int rc = apply_searched_targets(*searched, *samples); rc != 0) return rc;
     }
 
+    // The table a warm start refines, kept to report the held-out error before and after.
+    std::optional<PatternEvaluator> before;
+    if (args.has("warm-start")) {
+        auto loaded = PatternEvaluator::from_file(out);
+        if (loaded) before = std::move(*loaded);
+    }
     FitConfig fit;
     fit.lambda = lambda;
     fit.iterations = static_cast<int>(*iterations);
@@ -379,6 +399,9 @@ int run_train(const cli::ParsedArgs& args) {
     fit.seed = static_cast<std::uint64_t>(*seed);
     fit.min_count = static_cast<int>(*min_count);
     fit.overlap = static_cast<int>(*overlap);
+    fit.warm_start = args.has("warm-start");
+    fit.min_empties = fit_lo;
+    fit.max_empties = fit_hi;
     auto outcomes = train_weights(
         *samples, fit, out, args.has("resume") || refit_mask != 0,
         [&](int phase, int it, double rmse) {
@@ -403,8 +426,15 @@ int run_train(const cli::ParsedArgs& args) {
         std::printf("%5d %3d-%-3d %8zu %7zu %8zu %9.2f %10.2f %10.2f %9.2f %9.2f %8.1f\n", r.phase, lo, hi,
                     r.train_count, r.test_count, r.active_weights, r.zero_test_mae, r.train_mae, r.train_rmse,
                     r.test_mae, r.test_rmse, r.seconds);
+        if (fit.warm_start) {
+            std::printf("      warm start: train MAE %.2f -> %.2f, test MAE %.2f -> %.2f (the table before the fit)\n",
+                        r.prior_train_mae, r.train_mae, r.prior_test_mae, r.test_mae);
+        }
     }
-    print_played_errors(*samples, fit, out);
+    if (before) print_played_errors(*samples, fit, *before, "before the warm start");
+    if (auto fitted = PatternEvaluator::from_file(out)) {
+        print_played_errors(*samples, fit, *fitted, "fitted");
+    }  // else an incomplete file: the table above says which phases are there
     std::printf("weights written to %s (%llu bytes); total %.0f s\n", out.c_str(),
                 static_cast<unsigned long long>(std::filesystem::file_size(out)), elapsed());
     return 0;

@@ -81,6 +81,7 @@ PhaseReport fit_phase(std::span<const Sample> samples, int phase, const FitConfi
         const int empties = empties_of(pos);
         const bool core = phase_of(pos) == phase;
         if (!core && (empties < lo - config.overlap || empties > hi + config.overlap)) continue;
+        if (empties < config.min_empties || empties > config.max_empties) continue;
         const bool held_out = is_test_sample(s, config.seed, config.test_permille);
         if (held_out && !core) continue;  // the test split only holds the phase's own positions
         Rows& rows = held_out ? test : train;
@@ -97,13 +98,25 @@ PhaseReport fit_phase(std::span<const Sample> samples, int phase, const FitConfi
 
     const std::size_t n = kWeightsPerPhase;
     const double lambda = config.lambda;
+    // The prior w0 (warm start) in discs, else 0; w below is the fitted change w - w0.
+    std::vector<double> prior(n, 0.0);
+    if (config.warm_start) {
+        for (std::size_t f = 0; f < n; ++f) prior[f] = static_cast<double>(out[f]) / kWeightScale;
+        report.prior_train_mae = quantised_errors(train, out).mae;
+        report.prior_test_mae = quantised_errors(test, out).mae;
+    }
     std::vector<double> w(n, 0.0), r(n, 0.0), z(n), p(n), q(n), diag(n, lambda);
     std::vector<double> row_values(train.features.size());
     for (const auto& features : train.features) {
         for (std::uint32_t f : features) diag[f] += 1.0;
     }
-    // r = A^T y - (A^T A + lambda) w with w = 0.
-    for (std::size_t i = 0; i < train.targets.size(); ++i) row_values[i] = train.targets[i];
+    // The residual targets y - A w0; r = A^T (y - A w0) - (A^T A + lambda) w with w = 0.
+    multiply(train, prior, row_values);
+    std::vector<float> residuals(train.targets.size());
+    for (std::size_t i = 0; i < train.targets.size(); ++i) {
+        residuals[i] = static_cast<float>(train.targets[i] - row_values[i]);
+        row_values[i] = residuals[i];
+    }
     multiply_transposed(train, row_values, r);
     // Weights below the count threshold are frozen at 0: their preconditioner entry is 0.
     std::vector<double> inverse(n, 0.0);
@@ -135,14 +148,14 @@ PhaseReport fit_phase(std::span<const Sample> samples, int phase, const FitConfi
             multiply(train, w, row_values);
             double se = 0;
             for (std::size_t i = 0; i < row_values.size(); ++i) {
-                const double d = row_values[i] - train.targets[i];
+                const double d = row_values[i] - residuals[i];
                 se += d * d;
             }
             progress(phase, it, std::sqrt(se / std::max<double>(1.0, static_cast<double>(row_values.size()))));
         }
     }
     for (std::size_t f = 0; f < n; ++f) {
-        const double v = std::round(w[f] * kWeightScale);
+        const double v = std::round((prior[f] + w[f]) * kWeightScale);
         out[f] = static_cast<std::int16_t>(v < -32767 ? -32767 : (v > 32767 ? 32767 : v));
     }
     const Errors tr = quantised_errors(train, out);

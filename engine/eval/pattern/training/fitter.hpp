@@ -23,7 +23,16 @@ struct FitConfig {
     int overlap = 0;          // also train on positions up to this many empties outside the phase
                               // (smoother phase boundaries; the test split keeps the phase's own)
     int min_count = 1;        // weights activated by fewer training positions stay 0 (smaller files,
-                              // less noise)
+                              // less noise); with warm_start they keep the prior's value
+    // Warm start: the table passed in `out` is the prior w0, and the fit minimises
+    //   sum_i (sum_{f in features(i)} w_f - target_i)^2 + lambda * sum_f (w_f - w0_f)^2,
+    // i.e. a ridge fit of the residuals target_i - w0(i), added to w0: new positions refine a table fitted
+    // on other data (which need not be at hand) without forgetting it where they say nothing.
+    bool warm_start = false;
+    // Only the phase's positions with min_empties..max_empties empties are fitted and tested (e.g. those
+    // whose targets are exact).
+    int min_empties = 0;
+    int max_empties = 60;
 };
 
 struct PhaseReport {
@@ -32,6 +41,8 @@ struct PhaseReport {
     std::size_t test_count = 0;
     double zero_train_mae = 0;  // error of the all-zero table (before fitting)
     double zero_test_mae = 0;
+    double prior_train_mae = 0;  // warm start: the errors of the table before the fit (else 0)
+    double prior_test_mae = 0;
     double train_mae = 0;
     double train_rmse = 0;
     double test_mae = 0;
@@ -46,7 +57,7 @@ struct PhaseReport {
 using FitProgress = std::function<void(int phase, int iteration, double train_rmse)>;
 
 // Fits the samples of `phase` (others are ignored) and writes the quantised table to `out`
-// (kWeightsPerPhase values in 1/kWeightScale disc).
+// (kWeightsPerPhase values in 1/kWeightScale disc); with config.warm_start, `out` holds the prior on entry.
 [[nodiscard]] PhaseReport fit_phase(std::span<const Sample> samples, int phase, const FitConfig& config,
                                     std::int16_t* out, const FitProgress& progress = {});
 
