@@ -10,6 +10,8 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -92,6 +94,18 @@ struct SearchTargetPlan {
     eval::SearchTargetConfig config;
 };
 
+// --NAME LO-HI (default `fallback`) with 0 <= LO <= HI <= max; nullopt after printing the error.
+std::optional<std::pair<int, int>> range_option(const cli::ParsedArgs& args, const char* name, const char* fallback,
+                                                int max) {
+    const std::string text = args.get(name, fallback);
+    int lo = 0, hi = 0;
+    if (std::sscanf(text.c_str(), "%d-%d", &lo, &hi) != 2 || lo < 0 || hi > max || lo > hi) {
+        std::fprintf(stderr, "reversi-train: --%s: expected LO-HI within 0-%d, got '%s'\n", name, max, text.c_str());
+        return std::nullopt;
+    }
+    return std::pair{lo, hi};
+}
+
 // --search-depth D [--search-empties LO-HI] [--search-weight W[:W2]] [--search-selectivity P]
 // [--search-weights FILE] [--search-checkpoint FILE], checked before anything is built: `plan` stays
 // empty without --search-depth; a non-zero return is the exit code of a bad option.
@@ -108,12 +122,9 @@ int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optiona
     if (*depth == 0) return 0;
     SearchTargetArgs a{static_cast<int>(*depth), static_cast<int>(*selectivity), args.get("search-weights", ""), {}};
     eval::SearchTargetConfig config;
-    const std::string range = args.get("search-empties", "30-60");
-    if (std::sscanf(range.c_str(), "%d-%d", &config.min_empties, &config.max_empties) != 2 || config.min_empties < 0 ||
-        config.max_empties > 60 || config.min_empties > config.max_empties) {
-        std::fprintf(stderr, "reversi-train: --search-empties: expected LO-HI within 0-60, got '%s'\n", range.c_str());
-        return 2;
-    }
+    const auto range = range_option(args, "search-empties", "30-60", 60);
+    if (!range) return 2;
+    std::tie(config.min_empties, config.max_empties) = *range;
     // W, or W:W2 for W at the range's low end and W2 at its high end (linear between).
     const std::string weights_text = args.get("search-weight", "1");
     const auto unit = [](const std::string& text) -> std::optional<double> {
@@ -267,32 +278,22 @@ int run_train(const cli::ParsedArgs& args) {
     if (const int rc = plan_searched_targets(args, static_cast<int>(*threads), searched); rc != 0) return rc;
     std::uint32_t refit_mask = 0;
     if (args.has("refit-phases")) {
-        int lo = 0, hi = 0;
-        const std::string r = args.get("refit-phases", "");
-        if (std::sscanf(r.c_str(), "%d-%d", &lo, &hi) != 2 || lo < 0 || hi >= kPhaseCount || lo > hi) {
-            std::fprintf(stderr, "reversi-train: --refit-phases: expected LO-HI within 0-%d, got '%s'\n",
-                         kPhaseCount - 1, r.c_str());
-            return 2;
-        }
+        const auto phases = range_option(args, "refit-phases", "", kPhaseCount - 1);
+        if (!phases) return 2;
         if (!std::filesystem::is_regular_file(out)) {
             std::fprintf(stderr, "reversi-train: --refit-phases: %s must exist (its other phases are kept)\n",
                          out.c_str());
             return 1;
         }
-        for (int p = lo; p <= hi; ++p) refit_mask |= 1u << p;
+        for (int p = phases->first; p <= phases->second; ++p) refit_mask |= 1u << p;
     }
-    if (args.has("warm-start") && refit_mask == 0) {
+    const bool warm_start = args.has("warm-start");
+    if (warm_start && refit_mask == 0) {
         std::fprintf(stderr, "reversi-train: --warm-start refines the phases of --refit-phases: give them\n");
         return 2;
     }
-    int fit_lo = 0, fit_hi = 60;
-    if (args.has("fit-empties")) {
-        const std::string r = args.get("fit-empties", "");
-        if (std::sscanf(r.c_str(), "%d-%d", &fit_lo, &fit_hi) != 2 || fit_lo < 0 || fit_hi > 60 || fit_lo > fit_hi) {
-            std::fprintf(stderr, "reversi-train: --fit-empties: expected LO-HI within 0-60, got '%s'\n", r.c_str());
-            return 2;
-        }
-    }
+    const auto fit_empties = range_option(args, "fit-empties", "0-60", 60);
+    if (!fit_empties) return 2;
     auto files = wthor_files(args.get("wthor", "../shared/data/wthor"));
     if (!files) {
         std::fprintf(stderr, "reversi-train: %s\n", files.error().message.c_str());
@@ -388,9 +389,8 @@ int run_train(const cli::ParsedArgs& args) {
 
     // The table a warm start refines, kept to report the held-out error before and after.
     std::optional<PatternEvaluator> before;
-    if (args.has("warm-start")) {
-        auto loaded = PatternEvaluator::from_file(out);
-        if (loaded) before = std::move(*loaded);
+    if (warm_start) {
+        if (auto loaded = PatternEvaluator::from_file(out)) before = std::move(*loaded);
     }
     FitConfig fit;
     fit.lambda = lambda;
@@ -399,9 +399,8 @@ int run_train(const cli::ParsedArgs& args) {
     fit.seed = static_cast<std::uint64_t>(*seed);
     fit.min_count = static_cast<int>(*min_count);
     fit.overlap = static_cast<int>(*overlap);
-    fit.warm_start = args.has("warm-start");
-    fit.min_empties = fit_lo;
-    fit.max_empties = fit_hi;
+    fit.warm_start = warm_start;
+    std::tie(fit.min_empties, fit.max_empties) = *fit_empties;
     auto outcomes = train_weights(
         *samples, fit, out, args.has("resume") || refit_mask != 0,
         [&](int phase, int it, double rmse) {

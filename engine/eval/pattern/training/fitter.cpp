@@ -110,13 +110,14 @@ PhaseReport fit_phase(std::span<const Sample> samples, int phase, const FitConfi
     for (const auto& features : train.features) {
         for (std::uint32_t f : features) diag[f] += 1.0;
     }
-    // The residual targets y - A w0; r = A^T (y - A w0) - (A^T A + lambda) w with w = 0.
-    multiply(train, prior, row_values);
-    std::vector<float> residuals(train.targets.size());
-    for (std::size_t i = 0; i < train.targets.size(); ++i) {
-        residuals[i] = static_cast<float>(train.targets[i] - row_values[i]);
-        row_values[i] = residuals[i];
+    // The residual targets y - A w0 (y itself in a cold fit); r = A^T (y - A w0) - (A^T A + lambda) w, w = 0.
+    std::vector<float> residuals = train.targets;
+    if (config.warm_start) {
+        multiply(train, prior, row_values);
+        for (std::size_t i = 0; i < residuals.size(); ++i)
+            residuals[i] = static_cast<float>(residuals[i] - row_values[i]);
     }
+    for (std::size_t i = 0; i < residuals.size(); ++i) row_values[i] = residuals[i];
     multiply_transposed(train, row_values, r);
     // Weights below the count threshold are frozen at 0: their preconditioner entry is 0.
     std::vector<double> inverse(n, 0.0);
