@@ -208,6 +208,30 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
         CHECK(WEXITSTATUS(bad_date.status) == 2);
         CHECK(bad_date.output.find("--date must be YYYY-MM-DD") != std::string::npos);
     }
+    // --random-rate: later moves at random above --random-until empties. Rate 0, or no position above the
+    // limit, leaves the games as they were; rate 100 changes them, the same way on one or two threads.
+    const std::string randomized = (dir / "random.wtb").string();
+    REQUIRE(run(common + " --random-rate 0 --out " + randomized).status == 0);
+    CHECK(read_all(randomized) == u);
+    REQUIRE(run(common + " --random-rate 100 --random-until 60 --out " + randomized).status == 0);
+    CHECK(read_all(randomized) == u);
+    REQUIRE(run(common + " --random-rate 100 --random-until 12 --out " + randomized).status == 0);
+    const std::string r1 = read_all(randomized);
+    CHECK(r1.size() == u.size());
+    CHECK(r1.substr(16) != u.substr(16));
+    REQUIRE(run(common + " --random-rate 100 --random-until 12 --threads 2 --out " + randomized).status == 0);
+    CHECK(read_all(randomized) == r1);
+    REQUIRE(run(common + " --random-rate 30 --random-until 20 --out " + randomized).status == 0);
+    const std::string r2 = read_all(randomized);
+    CHECK(r2.substr(16) != u.substr(16));
+    CHECK(r2.substr(16) != r1.substr(16));
+    const Run below = run(common + " --random-rate 10 --random-until 11 --out " + randomized);
+    CHECK(WEXITSTATUS(below.status) == 2);
+    CHECK(below.output.find("--random-until 11 is below --exact-from 12") != std::string::npos);
+    const Run over = run(common + " --random-rate 101 --out " + randomized);
+    CHECK(WEXITSTATUS(over.status) == 2);
+    CHECK(over.output.find("random-rate") != std::string::npos);
+    std::filesystem::remove(randomized);
     // The trainer reads them like tournament games: every position from 12 empties on has an exact target.
     const Run train = run("train --wthor " + (dir / "games").string() + " --exact-empties 12 --iterations 2 --out " +
                           (dir / "w.weights").string());

@@ -31,8 +31,9 @@ int main(int argc, char** argv) {
         "          phase and node depth, deep = a * shallow + b and the residual sigma; --out writes IN + the\n"
         "          model (with --keep-model, IN's calibrated cells stay and the run adds only those IN lacks)\n"
         "  selfplay [--openings XOT] [--games N] [--depth D] [--random-plies K] [--exact-from E] [--threads N]\n"
-        "          [--date YYYY-MM-DD] --out FILE.wtb  games of the engine against itself from XOT openings (K\n"
-        "          random plies after the opening, then depth-D searches, perfect play from E empties), as a\n"
+        "          [--random-rate P [--random-until U]] [--date YYYY-MM-DD] --out FILE.wtb  games of the engine\n"
+        "          against itself from XOT openings (K random plies after the opening, then depth-D searches,\n"
+        "          each move above U empties random with probability P %, perfect play from E empties), as a\n"
         "          WTHOR file for train (its header dated --date, default today: a file remade with its date is\n"
         "          the same byte for byte);\n"
         "          with --queue redis://HOST:PORT/NAME the games are played by selfplay-workers (the same file)\n"
@@ -53,6 +54,8 @@ int main(int argc, char** argv) {
           "selfplay: XOT opening transcripts (default ../shared/data/openings/xot/openingslarge.txt)"},
          {"games", true, "selfplay: number of games (default 1000)"},
          {"random-plies", true, "selfplay: uniformly random moves after the opening (default 2)"},
+         {"random-rate", true, "selfplay: percent of the later moves played at random (default 0)"},
+         {"random-until", true, "selfplay: --random-rate's moves only above this many empties (default --exact-from)"},
          {"exact-from", true, "selfplay: perfect play (endgame solver) from this many empties (default 20)"},
          {"date", true, "selfplay: creation date in the file's header, YYYY-MM-DD (default today, UTC)"},
          {"exact-empties", true,

@@ -4,6 +4,7 @@
 // --exact-from empties, then perfect play by the endgame solver. So the final score is the exact score
 // of every position from --exact-from empties on, and the file records it as the theoretical score with
 // that depth: the trainer gives those positions exact targets and earlier ones the game's result.
+// --random-rate P makes each later move above --random-until empties a random one with probability P %.
 // With --queue, the games are played by workers on other machines (selfplay_queue.cpp); the file is the same.
 #include <atomic>
 #include <chrono>
@@ -55,6 +56,9 @@ Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlay
             m = opening.moves[game.moves.size()];  // legal: read_openings replayed it
         } else if (after_opening++ < s.random_plies) {
             m = random_legal_move(pos, rng);
+        } else if (s.random_rate > 0 && pos.empty_count() > s.random_until &&
+                   static_cast<int>(rng() % 100) < s.random_rate) {
+            m = random_legal_move(pos, rng);
         } else if (pos.empty_count() <= s.exact_from) {
             auto r = solver.solve(pos, endgame::SolveOptions{}, stop);
             if (!r) return r.error();
@@ -86,13 +90,19 @@ std::uint64_t game_seed(std::uint64_t seed, std::size_t i) {
 }  // namespace
 
 std::vector<std::string> SelfPlayJob::game_options() const {
-    return {"--games",        std::to_string(games),
-            "--depth",        std::to_string(depth),
-            "--selectivity",  std::to_string(selectivity),
-            "--random-plies", std::to_string(random_plies),
-            "--exact-from",   std::to_string(exact_from),
-            "--seed",         std::to_string(seed),
-            "--openings",     openings_path};
+    std::vector<std::string> options{"--games",        std::to_string(games),
+                                     "--depth",        std::to_string(depth),
+                                     "--selectivity",  std::to_string(selectivity),
+                                     "--random-plies", std::to_string(random_plies),
+                                     "--exact-from",   std::to_string(exact_from),
+                                     "--seed",         std::to_string(seed),
+                                     "--openings",     openings_path};
+    if (random_rate > 0) {  // only then: the jobs without them keep their fingerprints
+        for (const std::string& o : {std::string("--random-rate"), std::to_string(random_rate),
+                                     std::string("--random-until"), std::to_string(random_until)})
+            options.push_back(o);
+    }
+    return options;
 }
 
 std::string SelfPlayJob::fingerprint() const {
@@ -134,17 +144,25 @@ Expected<SelfPlayJob> selfplay_job(const cli::ParsedArgs& args, bool need_out) {
         args.get_int("selectivity", kEngineSelectivityPercent, kMinSelectivityPercent, kMaxSelectivityPercent);
     const auto random_plies = args.get_int("random-plies", 2, 0, 60);
     const auto exact_from = args.get_int("exact-from", 20, 0, 30);
+    const auto random_rate = args.get_int("random-rate", 0, 0, 100);
+    const auto random_until = args.get_int("random-until", exact_from ? *exact_from : 20, 0, 60);
     const auto threads = args.get_int("threads", 1, 1, 256);
     const auto seed = args.get_int("seed", 1, 0, 1LL << 62);
-    for (const auto* v : {&games, &depth, &selectivity, &random_plies, &exact_from, &threads, &seed}) {
+    for (const auto* v :
+         {&games, &depth, &selectivity, &random_plies, &exact_from, &random_rate, &random_until, &threads, &seed}) {
         if (!*v) return v->error();
     }
+    if (*random_until < *exact_from)  // the file claims perfect play from --exact-from empties
+        return make_error("selfplay: --random-until " + std::to_string(*random_until) + " is below --exact-from " +
+                          std::to_string(*exact_from));
     SelfPlayJob job;
     job.games = static_cast<std::size_t>(*games);
     job.depth = static_cast<int>(*depth);
     job.selectivity = static_cast<int>(*selectivity);
     job.random_plies = static_cast<int>(*random_plies);
     job.exact_from = static_cast<int>(*exact_from);
+    job.random_rate = static_cast<int>(*random_rate);
+    job.random_until = static_cast<int>(*random_until);
     job.seed = static_cast<std::uint64_t>(*seed);
     job.threads = static_cast<int>(*threads);
     job.out = args.get("out", "");

@@ -21,6 +21,11 @@ struct SelfPlayJob {
     int selectivity = kEngineSelectivityPercent;
     int random_plies = 2;
     int exact_from = 20;
+    // After the random plies, each move at a position with more than random_until empties is a uniformly
+    // random one with probability random_rate percent (0: never; the positions that follow a move the
+    // engine would not play, as its searches meet them).
+    int random_rate = 0;
+    int random_until = 20;
     std::uint64_t seed = 1;
     int threads = 1;
     std::string openings_path;
