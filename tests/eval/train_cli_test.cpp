@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include <sys/wait.h>
@@ -93,6 +94,31 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     REQUIRE_MESSAGE(measured.status == 0, measured.output);
     CHECK(measured.output.find("pattern") != std::string::npos);
     CHECK(measured.output.find("heuristic") != std::string::npos);
+    CHECK(measured.output.find("mean-error") == std::string::npos);
+    // --by-loss: the pattern evaluation's moves again, in five groups that hold them all, and the moves the
+    // evaluation rates best (loss 0) are at least one per position.
+    const Run grouped = run("measure --weights " + out + " --by-loss " + data + "/endgame-hard/hard-20.obf");
+    REQUIRE_MESSAGE(grouped.status == 0, grouped.output);
+    REQUIRE(grouped.output.find("mean-error") != std::string::npos);
+    long long all_moves = -1, grouped_moves = 0, best_group = 0, group_lines = 0;
+    std::istringstream lines(grouped.output);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream fields(line);
+        std::string file, evaluation, third, fourth;
+        fields >> file >> evaluation >> third >> fourth;
+        if (file != "hard-20.obf" || evaluation != "pattern") continue;
+        if (all_moves < 0) {
+            all_moves = std::stoll(third);  // the main table: moves, MAE, RMSE, 1-ply loss
+            continue;
+        }
+        ++group_lines;
+        grouped_moves += std::stoll(fourth);
+        if (third == "0") best_group = std::stoll(fourth);
+    }
+    CHECK(group_lines == 5);
+    CHECK(all_moves > 0);
+    CHECK(grouped_moves == all_moves);
+    CHECK(best_group >= 276);  // hard-20 holds 276 positions
 
     // The engine's own search: chosen-move quality on the first positions of a file.
     const Run played = run("measure --weights " + out + " --depth 3 --limit 5 " + data + "/endgame-hard/hard-20.obf");

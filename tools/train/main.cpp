@@ -17,9 +17,10 @@ int main(int argc, char** argv) {
         "          prints train/test error per phase; with --resume, continues an interrupted run\n"
         "          (cached samples in --cache DIR, phases already in --out are kept); --search-depth D gives\n"
         "          the midgame positions the engine's depth-D search value as target (bootstrapping)\n"
-        "  measure [--weights FILE] [--depths 2,4,8] OBF...  mean absolute error (discs) of the static\n"
-        "          evaluations against the exact score of every listed move (position after the move);\n"
-        "          with --depths, also fixed-depth searches from each position\n"
+        "  measure [--weights FILE] [--depths 2,4,8] [--by-loss] OBF...  mean absolute error (discs) of the\n"
+        "          static evaluations against the exact score of every listed move (position after the move);\n"
+        "          with --depths, also fixed-depth searches from each position; with --by-loss, the pattern\n"
+        "          evaluation's error and bias by how much worse than its best move it rates each move\n"
         "  measure --movetime MS | --depth N [--selectivity P] [--eval pattern|heuristic] [--ordering O] [--limit N] "
         "OBF...\n"
         "          the engine's own search (iterative deepening, 1 thread) on each position: mean disc loss\n"
@@ -95,6 +96,7 @@ int main(int argc, char** argv) {
           "measure: move ordering of the engine search, normal or evaluated (the engine's; default normal)"},
          {"limit", true, "measure: only the first N positions of each file (default all)"},
          {"depths", true, "measure: also fixed-depth searches at these depths, e.g. 2,4,8 (heuristic vs pattern)"},
+         {"by-loss", false, "measure: also the pattern evaluation's errors by each move's loss as it sees it"},
          {"positions", true, "bench: number of positions (default 200000)"},
          {"schedule", true,
           "probcut: D:N,... the first N positions searched to depth D (default 10:2100,11:1400,12:910)"},

@@ -2,8 +2,10 @@
 // For every listed move of every position, the position after the move is evaluated and compared with
 // the exact score of that move (negated: the other side is to move after it). Also reported: the disc
 // loss of the move a 1-ply search with the evaluation would choose (best listed score minus its score;
-// ties go to the lowest square).
+// ties go to the lowest square). With --by-loss, the trained evaluation's errors also by how much worse
+// than the position's best move the evaluation itself rates each move (LossGroups).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +37,37 @@ struct Tally {
     long long moves = 0;
     double loss = 0;
     long long positions = 0;
+};
+
+// Errors grouped by the move's loss as the evaluation sees it (its best move's value minus the move's):
+// the moves other than the best one are the positions a search meets off the engine's own play, and
+// a bias there shows as a mean error away from 0. Error = evaluation - exact score, from the mover's side.
+struct LossGroups {
+    static constexpr std::array<int, 4> kUpper = {0, 4, 10, 20};  // group g holds losses <= kUpper[g]
+    static constexpr std::array<const char*, 5> kNames = {"0", "1-4", "5-10", "11-20", ">20"};
+    std::array<long long, 5> moves{};
+    std::array<double, 5> abs_error{};
+    std::array<double, 5> error{};
+
+    // One position's listed moves as (evaluation, exact score) pairs.
+    void add(const std::vector<std::pair<int, int>>& value_score) {
+        int best = -1000;
+        for (const auto& [value, score] : value_score) best = std::max(best, value);
+        for (const auto& [value, score] : value_score) {
+            std::size_t g = 0;
+            while (g < kUpper.size() && best - value > kUpper[g]) ++g;
+            ++moves[g];
+            abs_error[g] += std::abs(value - score);
+            error[g] += value - score;
+        }
+    }
+    void print(const std::string& file, std::string_view evaluation) const {
+        for (std::size_t g = 0; g < moves.size(); ++g) {
+            const double n = moves[g] ? static_cast<double>(moves[g]) : 1.0;
+            std::printf("%-28s %-18s %9s %9lld %8.2f %+10.2f\n", file.c_str(), std::string(evaluation).c_str(),
+                        kNames[g], moves[g], abs_error[g] / n, error[g] / n);
+        }
+    }
 };
 
 // --movetime MS or --depth N: the engine's search (Searcher) on each position, chosen-move quality.
@@ -135,7 +168,9 @@ int run_measure(const cli::ParsedArgs& args) {
         depths.push_back(static_cast<int>(d));
         p = *end == ',' ? end + 1 : end;
     }
+    const bool by_loss = args.has("by-loss");
     std::vector<std::vector<ObfEntry>> all_entries;
+    std::vector<std::pair<std::string, LossGroups>> groups;  // per file, the pattern evaluation's
 
     std::printf("%-28s %-18s %9s %8s %8s %14s\n", "file", "evaluation", "moves", "MAE", "RMSE", "1-ply loss");
     for (const auto& path : args.positional) {
@@ -146,6 +181,8 @@ int run_measure(const cli::ParsedArgs& args) {
         }
         all_entries.push_back(*entries);
         std::vector<Tally> tallies(evaluators.size());
+        LossGroups file_groups;
+        std::vector<std::pair<int, int>> value_score;
         for (const auto& entry : *entries) {
             const auto best = entry.best_score();
             if (!best) continue;
@@ -153,6 +190,7 @@ int run_measure(const cli::ParsedArgs& args) {
                 int chosen_score = 0;
                 int chosen_value = -1000;
                 bool any = false;
+                value_score.clear();
                 // Moves in square order (not the file's best-first order, which would favour ties).
                 for (int move : squares(entry.position.moves())) {
                     const auto listed = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
@@ -165,6 +203,7 @@ int run_measure(const cli::ParsedArgs& args) {
                     tallies[e].abs_error += std::abs(err);
                     tallies[e].sq_error += err * err;
                     ++tallies[e].moves;
+                    value_score.emplace_back(value, score);
                     if (!any || value > chosen_value) {
                         chosen_value = value;
                         chosen_score = score;
@@ -175,6 +214,7 @@ int run_measure(const cli::ParsedArgs& args) {
                     tallies[e].loss += *best - chosen_score;
                     ++tallies[e].positions;
                 }
+                if (evaluators[e] == &*pattern) file_groups.add(value_score);
             }
         }
         const std::string name = std::filesystem::path(path).filename().string();
@@ -185,6 +225,14 @@ int run_measure(const cli::ParsedArgs& args) {
                         std::string(evaluators[e]->name()).c_str(), t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
                         t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
         }
+        groups.emplace_back(name, file_groups);
+    }
+    if (by_loss) {
+        std::printf(
+            "\nby the move's loss as the evaluation sees it (discs below its best move's value); "
+            "mean error = evaluation - exact, from the mover's side\n");
+        std::printf("%-28s %-18s %9s %9s %8s %10s\n", "file", "evaluation", "loss", "moves", "MAE", "mean-error");
+        for (const auto& [file, g] : groups) g.print(file, pattern->name());
     }
     if (depths.empty()) return 0;
     std::printf("\nfixed-depth NegaScout searches: |root value - exact value| and disc loss of the chosen move\n");
