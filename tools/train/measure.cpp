@@ -49,10 +49,8 @@ struct LossGroups {
     std::array<double, 5> abs_error{};
     std::array<double, 5> error{};
 
-    // One position's listed moves as (evaluation, exact score) pairs.
-    void add(const std::vector<std::pair<int, int>>& value_score) {
-        int best = -1000;
-        for (const auto& [value, score] : value_score) best = std::max(best, value);
+    // One position's listed moves as (evaluation, exact score) pairs; `best`: the largest evaluation.
+    void add(const std::vector<std::pair<int, int>>& value_score, int best) {
         for (const auto& [value, score] : value_score) {
             std::size_t g = 0;
             while (g < kUpper.size() && best - value > kUpper[g]) ++g;
@@ -190,6 +188,7 @@ int run_measure(const cli::ParsedArgs& args) {
                 int chosen_score = 0;
                 int chosen_value = -1000;
                 bool any = false;
+                const bool grouped = by_loss && evaluators[e] == &*pattern;
                 value_score.clear();
                 // Moves in square order (not the file's best-first order, which would favour ties).
                 for (int move : squares(entry.position.moves())) {
@@ -203,7 +202,7 @@ int run_measure(const cli::ParsedArgs& args) {
                     tallies[e].abs_error += std::abs(err);
                     tallies[e].sq_error += err * err;
                     ++tallies[e].moves;
-                    value_score.emplace_back(value, score);
+                    if (grouped) value_score.emplace_back(value, score);
                     if (!any || value > chosen_value) {
                         chosen_value = value;
                         chosen_score = score;
@@ -214,7 +213,7 @@ int run_measure(const cli::ParsedArgs& args) {
                     tallies[e].loss += *best - chosen_score;
                     ++tallies[e].positions;
                 }
-                if (evaluators[e] == &*pattern) file_groups.add(value_score);
+                if (grouped && any) file_groups.add(value_score, chosen_value);
             }
         }
         const std::string name = std::filesystem::path(path).filename().string();
@@ -225,7 +224,7 @@ int run_measure(const cli::ParsedArgs& args) {
                         std::string(evaluators[e]->name()).c_str(), t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
                         t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
         }
-        groups.emplace_back(name, file_groups);
+        if (by_loss) groups.emplace_back(name, file_groups);
     }
     if (by_loss) {
         std::printf(

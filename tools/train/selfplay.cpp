@@ -97,11 +97,9 @@ std::vector<std::string> SelfPlayJob::game_options() const {
                                      "--exact-from",   std::to_string(exact_from),
                                      "--seed",         std::to_string(seed),
                                      "--openings",     openings_path};
-    if (random_rate > 0) {  // only then: the jobs without them keep their fingerprints
-        for (const std::string& o : {std::string("--random-rate"), std::to_string(random_rate),
-                                     std::string("--random-until"), std::to_string(random_until)})
-            options.push_back(o);
-    }
+    if (random_rate > 0)  // only then: the jobs without them keep their fingerprints
+        options.insert(options.end(),
+                       {"--random-rate", std::to_string(random_rate), "--random-until", std::to_string(random_until)});
     return options;
 }
 
