@@ -130,9 +130,9 @@ void list_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves) n
     list.size = n;
 }
 
-void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
-                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern,
-                        int alpha) noexcept {
+int score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
+                       Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern,
+                       int alpha) noexcept {
     // A move whose ordering search proves it kOrderAlphaDelta discs below alpha is searched late whatever
     // its exact value: the child's search stops there (a fail-soft bound).
     const int floor = alpha - kOrderAlphaDelta;
@@ -142,6 +142,7 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
     const int sort_depth = empties >= 18 ? 2 : (empties >= 14 ? 1 : (empties >= 12 ? 0 : -1));
     eval::InstanceIndices indices;
     bool have_indices = false;
+    int scored = 0;
     for (int i = from; i < list.size; ++i) {
         EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
         const int sq = m.square;
@@ -153,6 +154,7 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
             m.score = 1 << 29;
             continue;
         }
+        ++scored;
         const Bitboard next_p = O ^ m.flipped;                   // the opponent, to move next
         const Bitboard next_o = P ^ m.flipped ^ square_bit(sq);  // us, after the move
         const Bitboard replies = legal_moves(next_p, next_o);
@@ -186,12 +188,13 @@ void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O,
         }
         m.score = score;
     }
+    return sort_depth < 0 ? scored : 0;
 }
 
-void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
+int score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern) noexcept {
     list_moves(list, P, O, moves);
-    score_listed_moves(list, 0, P, O, empties, hash_move, second_move, nodes, pattern);
+    return score_listed_moves(list, 0, P, O, empties, hash_move, second_move, nodes, pattern);
 }
 
 int EndgameMoveList::bring_to_front(Move move) noexcept {

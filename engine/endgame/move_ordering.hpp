@@ -99,13 +99,18 @@ inline constexpr int kOrderAlphaDelta = 8;
 // table's move first and scores the others only when it did not cut: most null-window nodes with a
 // table move cut there and never pay for the ordering searches. `alpha`: the node's alpha when the
 // moves are scored (the default: none, every ordering search exact).
-void score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
-                        Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern,
-                        int alpha = -kScoreMax - 1) noexcept;
+// Returns how many children it scored without entering them (below 12 empties, by mobility and the
+// other fast terms alone): not nodes here, as in Egaroucid, where Edax 4.6 counts each as a node
+// (COUNT_NODES 7: `movelist_evaluate_fast`); from 12 empties each child is entered by its ordering search
+// and counted in `nodes`, and 0 is returned.
+int score_listed_moves(EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties, Move hash_move,
+                       Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern,
+                       int alpha = -kScoreMax - 1) noexcept;
 
 // Builds the list of legal moves `moves` of P and scores them for the search of a position with
-// `empties` empty squares. hash_move / second_move get the top scores when legal.
-void score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
-                 Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern = nullptr) noexcept;
+// `empties` empty squares. hash_move / second_move get the top scores when legal. Returns what
+// score_listed_moves returns.
+int score_moves(EndgameMoveList& list, Bitboard P, Bitboard O, Bitboard moves, int empties, Move hash_move,
+                Move second_move, std::uint64_t& nodes, const eval::PatternEvaluator* pattern = nullptr) noexcept;
 
 }  // namespace reversi::endgame

@@ -214,7 +214,8 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         prefetch_children(1);
     }
     if (!cut) {
-        score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_, alpha);
+        scored_children_ +=
+            score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_, alpha);
         for (int i = first; i < list.size && !cut; ++i) {
             // Once a move is searched, the rest may go to an idle thread (split_point.hpp).
             if (i > 0 && board_ && empties >= kSplitEmpties && list.size - i >= 2 && board_->wanted()) {
@@ -250,8 +251,9 @@ bool SearchWorker::split(EndgameMoveList& list, int from, Bitboard P, Bitboard O
         }
         return sp.helpers() == 0;
     });
-    add_charged_nodes(sp.helper_nodes());
-    probcuts_ += sp.helper_probcuts();
+    add_charged_nodes(sp.helper_counts().nodes);
+    probcuts_ += sp.helper_counts().probcuts;
+    scored_children_ += sp.helper_counts().scored_children;
     // A helper stopped by the solve's limits drops its move: the node's value is not known.
     if (control_.halted()) aborted_ = true;
     best = sp.best();
@@ -282,7 +284,7 @@ void SearchWorker::help(SplitPoint& sp) {
         if (w.aborted_) break;
     }
     control_.charge(w.nodes_ - w.charged_);
-    sp.leave(w.nodes_, w.probcuts_);
+    sp.leave({w.nodes_, w.probcuts_, w.scored_children_});
 }
 
 template int SearchWorker::hashed<true>(Bitboard, Bitboard, int, int, int, Bitboard);

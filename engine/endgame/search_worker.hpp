@@ -70,6 +70,9 @@ public:
     [[nodiscard]] int selectivity_level() const noexcept { return selectivity_level_; }
     // Number of probcut cuts so far (selective levels only).
     [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }
+    // Children the fast ordering scored without entering them (score_listed_moves): not in nodes().
+    [[nodiscard]] std::uint64_t scored_children() const noexcept { return scored_children_; }
+    void add_scored_children(std::uint64_t n) noexcept { scored_children_ += n; }
 
     // The solve's split points (null: this worker never offers its moves, the one-thread search).
     void set_split_board(SplitBoard* board) noexcept { board_ = board; }
@@ -107,6 +110,7 @@ private:
     std::uint64_t nodes_ = 0;
     std::uint64_t charged_ = 0;  // nodes_ already added to control_
     std::uint64_t probcuts_ = 0;
+    std::uint64_t scored_children_ = 0;
     int selectivity_level_ = 0;
     int probcut_empties_ = kDefaultProbCutEmpties;
     SplitBoard* board_ = nullptr;

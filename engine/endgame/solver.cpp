@@ -72,6 +72,7 @@ public:
         int best_index = 0;
         std::uint64_t nodes = 0;
         std::uint64_t probcuts = 0;
+        std::uint64_t scored_children = 0;  // SearchWorker::scored_children(), all threads
         bool aborted = false;
     };
 
@@ -86,13 +87,14 @@ public:
         const bool ybwc = threads_ > 1 && popcount(~(first.next_p | first.next_o)) >= split_empties_;
         std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<std::uint64_t> helper_cuts(static_cast<std::size_t>(threads_ - 1), 0);
+        std::vector<std::uint64_t> helper_scored(static_cast<std::size_t>(threads_ - 1), 0);
         std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
         TaskGroup helpers(pool_);  // after what its tasks write: its destructor waits for them
         int spawned = 0;
         const auto spawn_helpers = [&] {
             spawned = threads_ - 1;
             for (int t = 1; t < threads_; ++t) {
-                helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_aborted] {
+                helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_scored, &helper_aborted] {
                     // Counted busy from its start, not from its queueing: a task that no worker starts
                     // is run by the caller at the join, after the others, and must not be waited for.
                     busy_.fetch_add(1);
@@ -108,6 +110,7 @@ public:
                     if (board_ && !w.aborted()) w.wait_helping(kScoreMax, [this] { return pass_over(); });
                     helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
                     helper_cuts[static_cast<std::size_t>(t - 1)] = w.probcuts();
+                    helper_scored[static_cast<std::size_t>(t - 1)] = w.scored_children();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
                 });
             }
@@ -147,14 +150,17 @@ public:
         helpers.wait();
         std::uint64_t nodes = main.nodes();
         std::uint64_t cuts = main.probcuts() + nested_probcuts_;
+        std::uint64_t scored = main.scored_children();
         for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
             nodes += helper_nodes[i];
             cuts += helper_cuts[i];
+            scored += helper_scored[i];
             aborted = aborted || (helper_aborted[i] && !beta_cut_ && !main.aborted());
         }
         outcome_.aborted = aborted || control_.halted();
         outcome_.nodes = nodes;
         outcome_.probcuts = cuts;
+        outcome_.scored_children = scored;
         return outcome_;
     }
 
@@ -191,7 +197,7 @@ private:
         }
         std::uint64_t order_nodes = 0;
         EndgameMoveList list;
-        score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_);
+        w.add_scored_children(score_moves(list, P, O, moves, empties, hash_move, second, order_nodes, pattern_));
         w.add_nodes(order_nodes);
         const std::vector<RootMove> children = sorted_children(list, P, O);
         RootPass split(tt_, control_, pool_, board_, threads_, false, 0, pattern_, selectivity_level_, probcut_empties_,
@@ -199,6 +205,7 @@ private:
         const Outcome out = split.run(children, alpha, beta);
         w.add_charged_nodes(out.nodes);
         nested_probcuts_ += out.probcuts;
+        w.add_scored_children(out.scored_children);
         if (out.aborted) {
             aborted = true;
             return 0;
@@ -476,6 +483,7 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             const auto o = pass.run(moves, lo, hi);
             nodes += o.nodes;
             result.probcuts += o.probcuts;
+            result.scored_children += o.scored_children;
             ++result.passes;
             if (o.aborted) {
                 out.aborted = true;

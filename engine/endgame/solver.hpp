@@ -87,7 +87,11 @@ struct SolveResult {
     bool completed = true;       // false when stopped
     int passes = 0;              // root passes run (selective ones, aspiration re-searches and the exact one)
     std::uint64_t probcuts = 0;  // probcut cuts in the selective passes
-    std::uint64_t splits = 0;    // split points offered to an idle thread (two or more threads; split_point.hpp)
+    // Children that the fast move ordering scored without entering them (at 7-11 empties): not nodes
+    // here, as in Egaroucid's count, where Edax 4.6 counts each as a node (COUNT_NODES 7).
+    // nodes + scored_children is the count that compares with Edax's.
+    std::uint64_t scored_children = 0;
+    std::uint64_t splits = 0;  // split points offered to an idle thread (two or more threads; split_point.hpp)
     // The last pass that ran to its end: in a stopped solve, what its finished selective passes found.
     std::optional<ResolvedPass> last_pass;
     // With SolveOptions::wld_first, the win/loss/draw pass when it finished: its score is a bound (>= 1:

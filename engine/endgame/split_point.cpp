@@ -23,11 +23,12 @@ void SplitPoint::merge(int index, int score) noexcept {
     if (best_ >= beta_) stop_.store(true, std::memory_order_relaxed);
 }
 
-void SplitPoint::leave(std::uint64_t nodes, std::uint64_t probcuts) noexcept {
+void SplitPoint::leave(const HelperCounts& counts) noexcept {
     std::lock_guard lock(mutex_);
     --helpers_;
-    helper_nodes_ += nodes;
-    helper_probcuts_ += probcuts;
+    helper_counts_.nodes += counts.nodes;
+    helper_counts_.probcuts += counts.probcuts;
+    helper_counts_.scored_children += counts.scored_children;
 }
 
 int SplitPoint::helpers() noexcept {

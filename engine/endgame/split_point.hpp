@@ -55,15 +55,20 @@ public:
     // The owner's search was stopped: the helpers stop too.
     void abandon() noexcept { stop_.store(true, std::memory_order_relaxed); }
 
-    // Helpers: entered by SplitBoard::enter; leave() when done, with the nodes they charged to the solve.
-    void leave(std::uint64_t nodes, std::uint64_t probcuts) noexcept;
+    // What a helper's worker counted, added to the split point's when it leaves.
+    struct HelperCounts {
+        std::uint64_t nodes = 0;  // already charged to the solve
+        std::uint64_t probcuts = 0;
+        std::uint64_t scored_children = 0;  // SearchWorker::scored_children()
+    };
+    // Helpers: entered by SplitBoard::enter; leave() when done, with what they counted.
+    void leave(const HelperCounts& counts) noexcept;
     [[nodiscard]] int helpers() noexcept;
 
     // After the join (no helper left): the outcome.
     [[nodiscard]] int best() const noexcept { return best_; }
     [[nodiscard]] Move best_move() const noexcept { return best_move_; }
-    [[nodiscard]] std::uint64_t helper_nodes() const noexcept { return helper_nodes_; }
-    [[nodiscard]] std::uint64_t helper_probcuts() const noexcept { return helper_probcuts_; }
+    [[nodiscard]] const HelperCounts& helper_counts() const noexcept { return helper_counts_; }
 
     [[nodiscard]] Bitboard player() const noexcept { return P_; }
     [[nodiscard]] Bitboard opponent() const noexcept { return O_; }
@@ -101,8 +106,7 @@ private:
     int best_;
     Move best_move_;
     int helpers_ = 0;
-    std::uint64_t helper_nodes_ = 0;
-    std::uint64_t helper_probcuts_ = 0;
+    HelperCounts helper_counts_;
     std::atomic<bool> stop_{false};
 };
 

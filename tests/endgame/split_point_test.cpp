@@ -167,11 +167,12 @@ TEST_CASE(
     CHECK(high.helpers() == 1);
     CHECK(board.enter(17) == &deep);  // a thread waiting at a 17-empties join helps only below it
     CHECK(board.enter(13) == nullptr);
-    high.leave(100, 2);
-    deep.leave(0, 0);
+    high.leave({100, 2, 7});
+    deep.leave({});
     CHECK(high.helpers() == 0);
-    CHECK(high.helper_nodes() == 100);
-    CHECK(high.helper_probcuts() == 2);
+    CHECK(high.helper_counts().nodes == 100);
+    CHECK(high.helper_counts().probcuts == 2);
+    CHECK(high.helper_counts().scored_children == 7);
     // A split point with no move left takes no helper.
     while (high.take() >= 0) {
     }
