@@ -251,9 +251,7 @@ bool SearchWorker::split(EndgameMoveList& list, int from, Bitboard P, Bitboard O
         }
         return sp.helpers() == 0;
     });
-    add_charged_nodes(sp.helper_counts().nodes);
-    probcuts_ += sp.helper_counts().probcuts;
-    scored_children_ += sp.helper_counts().scored_children;
+    add_charged(sp.helper_counts());
     // A helper stopped by the solve's limits drops its move: the node's value is not known.
     if (control_.halted()) aborted_ = true;
     best = sp.best();
@@ -284,7 +282,7 @@ void SearchWorker::help(SplitPoint& sp) {
         if (w.aborted_) break;
     }
     control_.charge(w.nodes_ - w.charged_);
-    sp.leave({w.nodes_, w.probcuts_, w.scored_children_});
+    sp.leave(w.counts());
 }
 
 template int SearchWorker::hashed<true>(Bitboard, Bitboard, int, int, int, Bitboard);

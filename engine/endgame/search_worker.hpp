@@ -54,10 +54,12 @@ public:
 
     [[nodiscard]] std::uint64_t nodes() const noexcept { return nodes_; }
     void add_nodes(std::uint64_t n) noexcept { nodes_ += n; }
-    // Adds nodes that other workers have already charged to the control (a nested split's).
-    void add_charged_nodes(std::uint64_t n) noexcept {
-        nodes_ += n;
-        charged_ += n;
+    // Adds what other workers counted, their nodes already charged to the control (a nested split's).
+    void add_charged(const WorkerCounts& c) noexcept {
+        nodes_ += c.nodes;
+        charged_ += c.nodes;
+        probcuts_ += c.probcuts;
+        scored_children_ += c.scored_children;
     }
     [[nodiscard]] bool aborted() const noexcept { return aborted_; }
     [[nodiscard]] EndgameTT& tt() noexcept { return tt_; }
@@ -68,10 +70,9 @@ public:
         probcut_empties_ = empties < kProbCutMinEmpties ? kProbCutMinEmpties : empties;
     }
     [[nodiscard]] int selectivity_level() const noexcept { return selectivity_level_; }
-    // Number of probcut cuts so far (selective levels only).
-    [[nodiscard]] std::uint64_t probcuts() const noexcept { return probcuts_; }
-    // Children the fast ordering scored without entering them (score_listed_moves): not in nodes().
-    [[nodiscard]] std::uint64_t scored_children() const noexcept { return scored_children_; }
+    // Nodes, probcut cuts (selective levels only) and the children the fast ordering scored without
+    // entering them (score_listed_moves: not in nodes()), nested splits' included.
+    [[nodiscard]] WorkerCounts counts() const noexcept { return {nodes_, probcuts_, scored_children_}; }
     void add_scored_children(std::uint64_t n) noexcept { scored_children_ += n; }
 
     // The solve's split points (null: this worker never offers its moves, the one-thread search).

@@ -70,9 +70,7 @@ public:
     struct Outcome {
         int score = -kInfinity;
         int best_index = 0;
-        std::uint64_t nodes = 0;
-        std::uint64_t probcuts = 0;
-        std::uint64_t scored_children = 0;  // SearchWorker::scored_children(), all threads
+        WorkerCounts counts;  // all threads'
         bool aborted = false;
     };
 
@@ -85,16 +83,14 @@ public:
         // caller takes the first. With one (YBWC): helpers start once the first move is done.
         const RootMove& first = moves.front();
         const bool ybwc = threads_ > 1 && popcount(~(first.next_p | first.next_o)) >= split_empties_;
-        std::vector<std::uint64_t> helper_nodes(static_cast<std::size_t>(threads_ - 1), 0);
-        std::vector<std::uint64_t> helper_cuts(static_cast<std::size_t>(threads_ - 1), 0);
-        std::vector<std::uint64_t> helper_scored(static_cast<std::size_t>(threads_ - 1), 0);
+        std::vector<WorkerCounts> helper_counts(static_cast<std::size_t>(threads_ - 1));
         std::vector<char> helper_aborted(static_cast<std::size_t>(threads_ - 1), 0);
         TaskGroup helpers(pool_);  // after what its tasks write: its destructor waits for them
         int spawned = 0;
         const auto spawn_helpers = [&] {
             spawned = threads_ - 1;
             for (int t = 1; t < threads_; ++t) {
-                helpers.run([this, t, &helper_nodes, &helper_cuts, &helper_scored, &helper_aborted] {
+                helpers.run([this, t, &helper_counts, &helper_aborted] {
                     // Counted busy from its start, not from its queueing: a task that no worker starts
                     // is run by the caller at the join, after the others, and must not be waited for.
                     busy_.fetch_add(1);
@@ -108,9 +104,7 @@ public:
                     // No move left: help the threads still searching (the split points they offer) until
                     // the pass is over.
                     if (board_ && !w.aborted()) w.wait_helping(kScoreMax, [this] { return pass_over(); });
-                    helper_nodes[static_cast<std::size_t>(t - 1)] = w.nodes();
-                    helper_cuts[static_cast<std::size_t>(t - 1)] = w.probcuts();
-                    helper_scored[static_cast<std::size_t>(t - 1)] = w.scored_children();
+                    helper_counts[static_cast<std::size_t>(t - 1)] = w.counts();
                     helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
                 });
             }
@@ -148,19 +142,13 @@ public:
             main.wait_helping(kScoreMax, [&] { return pass_over() || started_.load() < spawned; });
         }
         helpers.wait();
-        std::uint64_t nodes = main.nodes();
-        std::uint64_t cuts = main.probcuts() + nested_probcuts_;
-        std::uint64_t scored = main.scored_children();
-        for (std::size_t i = 0; i < helper_nodes.size(); ++i) {
-            nodes += helper_nodes[i];
-            cuts += helper_cuts[i];
-            scored += helper_scored[i];
+        WorkerCounts counts = main.counts();
+        for (std::size_t i = 0; i < helper_counts.size(); ++i) {
+            counts += helper_counts[i];
             aborted = aborted || (helper_aborted[i] && !beta_cut_ && !main.aborted());
         }
         outcome_.aborted = aborted || control_.halted();
-        outcome_.nodes = nodes;
-        outcome_.probcuts = cuts;
-        outcome_.scored_children = scored;
+        outcome_.counts = counts;
         return outcome_;
     }
 
@@ -203,9 +191,7 @@ private:
         RootPass split(tt_, control_, pool_, board_, threads_, false, 0, pattern_, selectivity_level_, probcut_empties_,
                        split_empties_);
         const Outcome out = split.run(children, alpha, beta);
-        w.add_charged_nodes(out.nodes);
-        nested_probcuts_ += out.probcuts;
-        w.add_scored_children(out.scored_children);
+        w.add_charged(out.counts);
         if (out.aborted) {
             aborted = true;
             return 0;
@@ -213,8 +199,8 @@ private:
         const int best = out.score;
         const Move best_move =
             best > alpha ? static_cast<Move>(children[static_cast<std::size_t>(out.best_index)].square) : kNoMove;
-        tt_.store(key, empties, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax, best_move, out.nodes,
-                  empties >= probcut_empties_ ? selectivity_level_ : 0);
+        tt_.store(key, empties, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax, best_move,
+                  out.counts.nodes, empties >= probcut_empties_ ? selectivity_level_ : 0);
         return best;
     }
 
@@ -286,7 +272,6 @@ private:
     int selectivity_level_;
     int probcut_empties_;
     int split_empties_;
-    std::uint64_t nested_probcuts_ = 0;  // probcuts inside pv_node's splits (calling thread only)
     bool reports_;
     std::uint64_t nodes_before_;
     std::atomic<std::uint64_t> nodes_done_{0};
@@ -481,9 +466,9 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
             RootPass pass(tt_, control, pool, threads > 1 ? &board : nullptr, threads, true, nodes, pattern_.get(),
                           level, std::max(options.probcut_empties, kProbCutMinEmpties), options.split_empties);
             const auto o = pass.run(moves, lo, hi);
-            nodes += o.nodes;
-            result.probcuts += o.probcuts;
-            result.scored_children += o.scored_children;
+            nodes += o.counts.nodes;
+            result.probcuts += o.counts.probcuts;
+            result.scored_children += o.counts.scored_children;
             ++result.passes;
             if (o.aborted) {
                 out.aborted = true;

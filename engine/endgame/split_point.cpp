@@ -23,12 +23,10 @@ void SplitPoint::merge(int index, int score) noexcept {
     if (best_ >= beta_) stop_.store(true, std::memory_order_relaxed);
 }
 
-void SplitPoint::leave(const HelperCounts& counts) noexcept {
+void SplitPoint::leave(const WorkerCounts& counts) noexcept {
     std::lock_guard lock(mutex_);
     --helpers_;
-    helper_counts_.nodes += counts.nodes;
-    helper_counts_.probcuts += counts.probcuts;
-    helper_counts_.scored_children += counts.scored_children;
+    helper_counts_ += counts;
 }
 
 int SplitPoint::helpers() noexcept {

@@ -24,6 +24,21 @@
 
 namespace reversi::endgame {
 
+// What a search worker counted (SearchWorker::counts()): its nodes, charged to the solve as it goes, its
+// probcut cuts, and the children its fast ordering scored without entering them (not nodes).
+struct WorkerCounts {
+    std::uint64_t nodes = 0;
+    std::uint64_t probcuts = 0;
+    std::uint64_t scored_children = 0;
+
+    WorkerCounts& operator+=(const WorkerCounts& other) noexcept {
+        nodes += other.nodes;
+        probcuts += other.probcuts;
+        scored_children += other.scored_children;
+        return *this;
+    }
+};
+
 class SplitPoint {
 public:
     // The moves list.moves[from .. list.size) of the node (P to move, window (alpha, beta)), already in
@@ -55,20 +70,14 @@ public:
     // The owner's search was stopped: the helpers stop too.
     void abandon() noexcept { stop_.store(true, std::memory_order_relaxed); }
 
-    // What a helper's worker counted, added to the split point's when it leaves.
-    struct HelperCounts {
-        std::uint64_t nodes = 0;  // already charged to the solve
-        std::uint64_t probcuts = 0;
-        std::uint64_t scored_children = 0;  // SearchWorker::scored_children()
-    };
-    // Helpers: entered by SplitBoard::enter; leave() when done, with what they counted.
-    void leave(const HelperCounts& counts) noexcept;
+    // Helpers: entered by SplitBoard::enter; leave() when done, with what their workers counted.
+    void leave(const WorkerCounts& counts) noexcept;
     [[nodiscard]] int helpers() noexcept;
 
     // After the join (no helper left): the outcome.
     [[nodiscard]] int best() const noexcept { return best_; }
     [[nodiscard]] Move best_move() const noexcept { return best_move_; }
-    [[nodiscard]] const HelperCounts& helper_counts() const noexcept { return helper_counts_; }
+    [[nodiscard]] const WorkerCounts& helper_counts() const noexcept { return helper_counts_; }
 
     [[nodiscard]] Bitboard player() const noexcept { return P_; }
     [[nodiscard]] Bitboard opponent() const noexcept { return O_; }
@@ -106,7 +115,7 @@ private:
     int best_;
     Move best_move_;
     int helpers_ = 0;
-    HelperCounts helper_counts_;
+    WorkerCounts helper_counts_;
     std::atomic<bool> stop_{false};
 };
 
