@@ -157,9 +157,8 @@ TEST_CASE("distributed match: a worker killed mid-pair and a coordinator killed 
                                        "--consumer", "w" + std::to_string(w)},
                                       dirs[static_cast<std::size_t>(w) + 1]));
     };
-    // Worker 1 starts alone: with the three started together, the two others, never frozen, could play
-    // every pair before worker 1 was seen in the middle of one (it failed so about once in six runs on a
-    // loaded 2-core machine). Workers 2 and 3 start once it is killed and reclaim its pair.
+    // Worker 1 starts alone, so that no other worker can play every pair before it is caught in the
+    // middle of one (docs/scale.md); workers 2 and 3 start once it is killed and reclaim its pair.
     start_worker(1);
     // Freeze worker 1 now and then; kill it when it holds a pair whose first game it has reported and whose
     // second it has not: in the middle of the pair.

@@ -168,6 +168,7 @@ TEST_CASE("line splitter: LF and CRLF, pieces, overlong lines, a last line witho
     s.feed("c\r\nde\n", on_line, on_over);
     s.feed("0123456789X", on_line, on_over);  // 11 bytes: overlong
     s.feed("YZ\nok\n", on_line, on_over);
+    // append, not +: GCC 12's -Warray-bounds false positive on the moved string (TSan build).
     s.feed(std::string(25, 'q').append("\nlast"), on_line, on_over);
     s.finish(on_line);
     CHECK(lines == std::vector<std::string>{"abc", "de", "ok", "last"});
