@@ -8,12 +8,11 @@
 
 #include "engine/board/variant_notation.hpp"
 #include "engine/endgame/variant_solver.hpp"
+#include "tools/solve/agreement.hpp"
 
 namespace reversi::solve_tool {
 
 namespace {
-
-int sign(int v) { return (v > 0) - (v < 0); }
 
 std::string pv_text(const std::vector<Move>& pv, Variant variant) {
     std::string s;
@@ -32,8 +31,7 @@ endgame::ProgressCallback verbose_progress(Variant variant) {
             return;
         }
         std::fprintf(stderr, "  %s%s %+d%s %.3fs %llu nodes\n", p.pass_end ? "pass " : "",
-                     local_move_to_string(p.move, variant).c_str(), p.score,
-                     p.bound == Bound::Exact ? "" : (p.bound == Bound::Lower ? " (>=)" : " (<=)"),
+                     local_move_to_string(p.move, variant).c_str(), p.score, bound_suffix(p.bound),
                      static_cast<double>(p.time.count()) / 1000.0, static_cast<unsigned long long>(p.nodes));
     };
 }
@@ -122,13 +120,9 @@ int solve_variant(const VariantRun& run) {
             std::fprintf(stderr, "reversi-solve: position %d: %s\n", number, r.error().message.c_str());
             return 2;
         }
+        const bool ok = agrees_with_entry(entry, r->score, r->best_move, run.wld);
+        if (!ok) ++wrong;
         const auto expected = entry.best_score();
-        bool ok = !expected || (run.wld ? sign(r->score) == sign(*expected) : r->score == *expected);
-        bool move_ok = !expected || entry.move_scores.empty();
-        for (const auto& [m, s] : entry.move_scores) {
-            if (m == r->best_move && (run.wld ? sign(s) == sign(*expected) : s == *expected)) move_ok = true;
-        }
-        if (!ok || !move_ok) ++wrong;
         total_time += seconds;
         total_nodes += r->nodes;
         const std::string expected_text = expected ? std::to_string(*expected) : "?";
@@ -136,7 +130,7 @@ int solve_variant(const VariantRun& run) {
                     local_move_to_string(r->best_move, run.variant).c_str(), r->score, expected_text.c_str(), seconds,
                     static_cast<unsigned long long>(r->nodes),
                     seconds > 0 ? static_cast<double>(r->nodes) / seconds / 1e6 : 0.0,
-                    pv_text(r->pv, run.variant).c_str(), ok && move_ok ? "" : "   <-- WRONG");
+                    pv_text(r->pv, run.variant).c_str(), ok ? "" : "   <-- WRONG");
         std::fflush(stdout);
     }
     std::printf("total: %d positions, %.3f s, %llu nodes, %.2f Mnodes/s, %d wrong\n", number, total_time, total_nodes,
