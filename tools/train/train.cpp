@@ -240,6 +240,150 @@ void print_played_errors(const std::vector<eval::Sample>& samples, const eval::F
     std::printf("\n");
 }
 
+// --lambda (default 5): a number >= 0; nullopt after printing the error.
+std::optional<double> lambda_option(const cli::ParsedArgs& args) {
+    double lambda = -1;
+    try {
+        lambda = std::stod(args.get("lambda", "5"));
+    } catch (...) {
+        lambda = -1;
+    }
+    if (!(lambda >= 0)) {
+        std::fprintf(stderr, "reversi-train: --lambda: expected a number >= 0\n");
+        return std::nullopt;
+    }
+    return lambda;
+}
+
+// Extra game files (self-play, --selfplay F1,F2,...) appended to `files`, after the tournament files;
+// with --selfplay-perfect, their games play perfectly from their theory depth (as selfplay writes them)
+// and need no solves there. Returns 0, or the exit status 1 after naming a missing file.
+int add_selfplay_files(const cli::ParsedArgs& args, std::vector<std::string>& files,
+                       std::set<std::string>& perfect_play) {
+    for (std::string rest = args.get("selfplay", ""); !rest.empty();) {
+        const auto comma = rest.find(',');
+        const std::string f = rest.substr(0, comma);
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+        if (f.empty()) continue;
+        if (!std::filesystem::is_regular_file(f)) {
+            std::fprintf(stderr, "reversi-train: --selfplay: %s is not a file\n", f.c_str());
+            return 1;
+        }
+        files.push_back(f);
+        if (args.has("selfplay-perfect")) perfect_play.insert(f);
+    }
+    return 0;
+}
+
+// Exact targets from the engine's own endgame solver, one per build thread. Its table is kept between
+// the positions of a line (a cache of exact bounds: the scores stay exact), and its move ordering uses the
+// embedded evaluation, whatever is being trained.
+std::function<eval::ExactSolver()> exact_solver_factory(int limit) {
+    auto ordering = eval::PatternEvaluator::embedded_default();
+    std::shared_ptr<const eval::PatternEvaluator> shared_ordering;
+    if (ordering) shared_ordering = std::make_shared<const eval::PatternEvaluator>(std::move(*ordering));
+    return [limit, shared_ordering]() -> eval::ExactSolver {
+        auto solver = std::make_shared<endgame::EndgameSolver>(limit > 16 ? 64 : 16);
+        solver->set_pattern(shared_ordering);
+        return [solver, limit](const Position& pos) -> std::optional<eval::ExactScore> {
+            if (pos.empty_count() > limit) return std::nullopt;
+            const std::atomic<bool> stop{false};
+            auto r = solver->solve(pos, endgame::SolveOptions{}, stop);
+            if (!r || !r->completed || r->bound != Bound::Exact) return std::nullopt;
+            return eval::ExactScore{r->score, r->best_move};
+        };
+    };
+}
+
+// The training set's size and targets (`files`: all the game files, some of them read from the cache).
+void print_training_set(const eval::BuildReport& report, int limit, std::size_t files, double seconds) {
+    std::printf(
+        "training set: %zu positions from %llu games (%llu unfinished games skipped; %zu files from cache), "
+        "%zu after symmetric deduplication; targets: %llu exact (<= %d empties), %llu theoretical, %llu blended, "
+        "%llu final result; built in %.0f s\n",
+        report.raw_samples, static_cast<unsigned long long>(report.stats.games),
+        static_cast<unsigned long long>(report.stats.unfinished_games), report.cached_files, report.unique_samples,
+        static_cast<unsigned long long>(report.stats.exact), limit,
+        static_cast<unsigned long long>(report.stats.theoretical),
+        static_cast<unsigned long long>(report.stats.blended), static_cast<unsigned long long>(report.stats.actual),
+        seconds);
+    if (report.cached_files > 0) {
+        std::printf(
+            "  (the game and target counts cover only the %zu files built in this run; the cache keeps "
+            "samples, not counts)\n",
+            files - report.cached_files);
+    }
+    std::fflush(stdout);
+}
+
+// The fit's table, a line per phase (the phases an earlier run fitted are marked as kept).
+void print_fit_table(const std::vector<eval::PhaseOutcome>& outcomes, bool warm_start, const std::string& out) {
+    std::printf(
+        "phase empties    train    test  weights  zero-MAE  train-MAE train-RMSE  test-MAE test-RMSE  seconds\n");
+    for (const auto& o : outcomes) {
+        const auto& r = o.report;
+        const int lo = r.phase * eval::kEmptiesPerPhase;
+        const int hi = r.phase == eval::kPhaseCount - 1 ? 60 : lo + eval::kEmptiesPerPhase - 1;
+        if (o.resumed) {
+            std::printf("%5d %3d-%-3d  (kept from %s, fitted by an earlier run)\n", r.phase, lo, hi, out.c_str());
+            continue;
+        }
+        std::printf("%5d %3d-%-3d %8zu %7zu %8zu %9.2f %10.2f %10.2f %9.2f %9.2f %8.1f\n", r.phase, lo, hi,
+                    r.train_count, r.test_count, r.active_weights, r.zero_test_mae, r.train_mae, r.train_rmse,
+                    r.test_mae, r.test_rmse, r.seconds);
+        if (warm_start) {
+            std::printf("      warm start: train MAE %.2f -> %.2f, test MAE %.2f -> %.2f (the table before the fit)\n",
+                        r.prior_train_mae, r.train_mae, r.prior_test_mae, r.test_mae);
+        }
+    }
+}
+
+// --refit-phases LO-HI: the phases to fit again (bits of `mask`; none without the option), the others
+// kept from --out, which must then exist. Returns 0 or the exit status after the error.
+int refit_mask_option(const cli::ParsedArgs& args, const std::string& out, std::uint32_t& mask) {
+    if (!args.has("refit-phases")) return 0;
+    const auto phases = range_option(args, "refit-phases", "", eval::kPhaseCount - 1);
+    if (!phases) return 2;
+    if (!std::filesystem::is_regular_file(out)) {
+        std::fprintf(stderr, "reversi-train: --refit-phases: %s must exist (its other phases are kept)\n", out.c_str());
+        return 1;
+    }
+    for (int p = phases->first; p <= phases->second; ++p) mask |= 1u << p;
+    return 0;
+}
+
+// Fits the weights to the samples into `out` (with `resume`, the phases already there and outside
+// `refit_mask` are kept), then prints the fit's table and the held-out errors as played (before and
+// after, for a warm start). Returns the exit status.
+int fit_and_report(const std::vector<eval::Sample>& samples, const eval::FitConfig& fit, const std::string& out,
+                   bool resume, std::uint32_t refit_mask, const std::function<double()>& elapsed) {
+    using eval::PatternEvaluator;
+    // The table a warm start refines, kept to report the held-out error before and after.
+    std::optional<PatternEvaluator> before;
+    if (fit.warm_start) {
+        if (auto loaded = PatternEvaluator::from_file(out)) before = std::move(*loaded);
+    }
+    auto outcomes = eval::train_weights(
+        samples, fit, out, resume,
+        [&](int phase, int it, double rmse) {
+            spdlog::info("phase {} iteration {}/{}: train RMSE {:.3f} (float weights), {:.0f} s", phase, it,
+                         fit.iterations, rmse, elapsed());
+        },
+        refit_mask);
+    if (!outcomes) {
+        std::fprintf(stderr, "reversi-train: %s\n", outcomes.error().message.c_str());
+        return 1;
+    }
+    print_fit_table(*outcomes, fit.warm_start, out);
+    if (before) print_played_errors(samples, fit, *before, "before the warm start");
+    if (auto fitted = PatternEvaluator::from_file(out)) {
+        print_played_errors(samples, fit, *fitted, "fitted");
+    }  // else an incomplete file: the table above says which phases are there
+    std::printf("weights written to %s (%llu bytes); total %.0f s\n", out.c_str(),
+                static_cast<unsigned long long>(std::filesystem::file_size(out)), elapsed());
+    return 0;
+}
+
 }  // namespace
 
 int run_train(const cli::ParsedArgs& args) {
@@ -258,16 +402,8 @@ int run_train(const cli::ParsedArgs& args) {
             return 2;
         }
     }
-    double lambda = 5.0;
-    try {
-        lambda = std::stod(args.get("lambda", "5"));
-    } catch (...) {
-        lambda = -1;
-    }
-    if (!(lambda >= 0)) {
-        std::fprintf(stderr, "reversi-train: --lambda: expected a number >= 0\n");
-        return 2;
-    }
+    const auto lambda = lambda_option(args);
+    if (!lambda) return 2;
     const std::string out = args.get("out", "");
     if (out.empty()) {
         std::fprintf(stderr, "reversi-train: train needs --out FILE\n");
@@ -277,16 +413,7 @@ int run_train(const cli::ParsedArgs& args) {
     std::optional<SearchTargetPlan> searched;
     if (const int rc = plan_searched_targets(args, static_cast<int>(*threads), searched); rc != 0) return rc;
     std::uint32_t refit_mask = 0;
-    if (args.has("refit-phases")) {
-        const auto phases = range_option(args, "refit-phases", "", kPhaseCount - 1);
-        if (!phases) return 2;
-        if (!std::filesystem::is_regular_file(out)) {
-            std::fprintf(stderr, "reversi-train: --refit-phases: %s must exist (its other phases are kept)\n",
-                         out.c_str());
-            return 1;
-        }
-        for (int p = phases->first; p <= phases->second; ++p) refit_mask |= 1u << p;
-    }
+    if (const int rc = refit_mask_option(args, out, refit_mask); rc != 0) return rc;
     const bool warm_start = args.has("warm-start");
     if (warm_start && refit_mask == 0) {
         std::fprintf(stderr, "reversi-train: --warm-start refines the phases of --refit-phases: give them\n");
@@ -300,21 +427,8 @@ int run_train(const cli::ParsedArgs& args) {
         return 1;
     }
 
-    // Extra game files (self-play), after the tournament files; with --selfplay-perfect, their games
-    // play perfectly from their theory depth (as selfplay writes them) and need no solves there.
     std::set<std::string> perfect_play;
-    for (std::string rest = args.get("selfplay", ""); !rest.empty();) {
-        const auto comma = rest.find(',');
-        const std::string f = rest.substr(0, comma);
-        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
-        if (f.empty()) continue;
-        if (!std::filesystem::is_regular_file(f)) {
-            std::fprintf(stderr, "reversi-train: --selfplay: %s is not a file\n", f.c_str());
-            return 1;
-        }
-        files->push_back(f);
-        if (args.has("selfplay-perfect")) perfect_play.insert(f);
-    }
+    if (const int rc = add_selfplay_files(args, *files, perfect_play); rc != 0) return rc;
     BuildConfig build;
     build.wthor_files = *files;
     build.perfect_play_files = std::move(perfect_play);
@@ -324,23 +438,7 @@ int run_train(const cli::ParsedArgs& args) {
     const int limit = static_cast<int>(*exact);
     build.policy.exact_empties = limit;
     build.threads = static_cast<int>(*threads);
-    // Exact targets from the engine's own endgame solver, one per build thread. Its table is kept
-    // between the positions of a line (a cache of exact bounds: the scores stay exact), and its move
-    // ordering uses the embedded evaluation, whatever is being trained.
-    auto ordering = eval::PatternEvaluator::embedded_default();
-    std::shared_ptr<const eval::PatternEvaluator> shared_ordering;
-    if (ordering) shared_ordering = std::make_shared<const eval::PatternEvaluator>(std::move(*ordering));
-    build.solver_factory = [limit, shared_ordering]() -> ExactSolver {
-        auto solver = std::make_shared<endgame::EndgameSolver>(limit > 16 ? 64 : 16);
-        solver->set_pattern(shared_ordering);
-        return [solver, limit](const Position& pos) -> std::optional<ExactScore> {
-            if (pos.empty_count() > limit) return std::nullopt;
-            const std::atomic<bool> stop{false};
-            auto r = solver->solve(pos, endgame::SolveOptions{}, stop);
-            if (!r || !r->completed || r->bound != Bound::Exact) return std::nullopt;
-            return ExactScore{r->score, r->best_move};
-        };
-    };
+    build.solver_factory = exact_solver_factory(limit);
     build.policy.blend = args.get("targets", "blend") != "final";
     if (args.has("targets") && args.get("targets", "") != "final" && args.get("targets", "") != "blend") {
         std::fprintf(stderr, "reversi-train: --targets: expected blend or final\n");
@@ -366,34 +464,13 @@ int run_train(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: %s\n", samples.error().message.c_str());
         return 1;
     }
-    std::printf(
-        "training set: %zu positions from %llu games (%llu unfinished games skipped; %zu files from cache), "
-        "%zu after symmetric deduplication; targets: %llu exact (<= %d empties), %llu theoretical, %llu blended, "
-        "%llu final result; built in %.0f s\n",
-        report.raw_samples, static_cast<unsigned long long>(report.stats.games),
-        static_cast<unsigned long long>(report.stats.unfinished_games), report.cached_files, report.unique_samples,
-        static_cast<unsigned long long>(report.stats.exact), limit,
-        static_cast<unsigned long long>(report.stats.theoretical),
-        static_cast<unsigned long long>(report.stats.blended), static_cast<unsigned long long>(report.stats.actual),
-        elapsed());
-    if (report.cached_files > 0) {
-        std::printf(
-            "  (the game and target counts cover only the %zu files built in this run; the cache keeps "
-            "samples, not counts)\n",
-            files->size() - report.cached_files);
-    }
-    std::fflush(stdout);
+    print_training_set(report, limit, files->size(), elapsed());
     if (searched) {
         if (const int rc = apply_searched_targets(*searched, *samples); rc != 0) return rc;
     }
 
-    // The table a warm start refines, kept to report the held-out error before and after.
-    std::optional<PatternEvaluator> before;
-    if (warm_start) {
-        if (auto loaded = PatternEvaluator::from_file(out)) before = std::move(*loaded);
-    }
     FitConfig fit;
-    fit.lambda = lambda;
+    fit.lambda = *lambda;
     fit.iterations = static_cast<int>(*iterations);
     fit.test_permille = static_cast<int>(*permille);
     fit.seed = static_cast<std::uint64_t>(*seed);
@@ -401,42 +478,7 @@ int run_train(const cli::ParsedArgs& args) {
     fit.overlap = static_cast<int>(*overlap);
     fit.warm_start = warm_start;
     std::tie(fit.min_empties, fit.max_empties) = *fit_empties;
-    auto outcomes = train_weights(
-        *samples, fit, out, args.has("resume") || refit_mask != 0,
-        [&](int phase, int it, double rmse) {
-            spdlog::info("phase {} iteration {}/{}: train RMSE {:.3f} (float weights), {:.0f} s", phase, it,
-                         fit.iterations, rmse, elapsed());
-        },
-        refit_mask);
-    if (!outcomes) {
-        std::fprintf(stderr, "reversi-train: %s\n", outcomes.error().message.c_str());
-        return 1;
-    }
-    std::printf(
-        "phase empties    train    test  weights  zero-MAE  train-MAE train-RMSE  test-MAE test-RMSE  seconds\n");
-    for (const auto& o : *outcomes) {
-        const auto& r = o.report;
-        const int lo = r.phase * kEmptiesPerPhase;
-        const int hi = r.phase == kPhaseCount - 1 ? 60 : lo + kEmptiesPerPhase - 1;
-        if (o.resumed) {
-            std::printf("%5d %3d-%-3d  (kept from %s, fitted by an earlier run)\n", r.phase, lo, hi, out.c_str());
-            continue;
-        }
-        std::printf("%5d %3d-%-3d %8zu %7zu %8zu %9.2f %10.2f %10.2f %9.2f %9.2f %8.1f\n", r.phase, lo, hi,
-                    r.train_count, r.test_count, r.active_weights, r.zero_test_mae, r.train_mae, r.train_rmse,
-                    r.test_mae, r.test_rmse, r.seconds);
-        if (fit.warm_start) {
-            std::printf("      warm start: train MAE %.2f -> %.2f, test MAE %.2f -> %.2f (the table before the fit)\n",
-                        r.prior_train_mae, r.train_mae, r.prior_test_mae, r.test_mae);
-        }
-    }
-    if (before) print_played_errors(*samples, fit, *before, "before the warm start");
-    if (auto fitted = PatternEvaluator::from_file(out)) {
-        print_played_errors(*samples, fit, *fitted, "fitted");
-    }  // else an incomplete file: the table above says which phases are there
-    std::printf("weights written to %s (%llu bytes); total %.0f s\n", out.c_str(),
-                static_cast<unsigned long long>(std::filesystem::file_size(out)), elapsed());
-    return 0;
+    return fit_and_report(*samples, fit, out, args.has("resume") || refit_mask != 0, refit_mask, elapsed);
 }
 
 }  // namespace reversi::train
