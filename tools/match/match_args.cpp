@@ -82,57 +82,43 @@ std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
-}  // namespace
-
-MatchCommand parse_match_command(const std::vector<std::string>& argv) {
-    MatchCommand command;
-    const auto fail = [&command](const std::string& message) {
-        std::fprintf(stderr, "reversi-match: %s\n", message.c_str());
-        command.exit_code = 2;
-        return command;
-    };
-    // Pull the --engine / --each groups out: each takes every following token up to the next --option.
+// The command line with its --engine and --each groups taken out: each group is every token after the
+// flag up to the next --option.
+struct EngineGroups {
     std::vector<std::vector<std::string>> engines;
     std::vector<std::string> each;
-    std::vector<std::string> rest_text = {argv.empty() ? std::string("reversi-match") : argv[0]};
+    std::vector<std::string> rest;  // the program name and the other arguments, for cli::parse_command_line
+};
+EngineGroups split_engine_groups(const std::vector<std::string>& argv) {
+    EngineGroups groups;
+    groups.rest = {argv.empty() ? std::string("reversi-match") : argv[0]};
     for (std::size_t i = 1; i < argv.size(); ++i) {
         const std::string& arg = argv[i];
         if (arg == "--engine" || arg == "--each") {
             std::vector<std::string> tokens;
             while (i + 1 < argv.size() && argv[i + 1].rfind("--", 0) != 0) tokens.push_back(argv[++i]);
             if (arg == "--engine")
-                engines.push_back(tokens);
+                groups.engines.push_back(tokens);
             else
-                each.insert(each.end(), tokens.begin(), tokens.end());
+                groups.each.insert(groups.each.end(), tokens.begin(), tokens.end());
         } else {
-            rest_text.push_back(arg);
+            groups.rest.push_back(arg);
         }
     }
-    std::vector<char*> rest;
-    for (auto& r : rest_text) rest.push_back(r.data());
-    auto parsed = cli::parse_command_line(kSpec, static_cast<int>(rest.size()), rest.data());
-    if (parsed.exit_code) {
-        command.exit_code = parsed.exit_code;
-        return command;
-    }
-    const auto& args = parsed.args;
-    command.log_level = args.get("log-level", "warn");
-    command.queue = args.get("queue", "");
-    if (!args.positional.empty()) return fail("unexpected argument '" + args.positional[0] + "'");
-    if (engines.size() < 2) return fail("give at least two --engine groups (see --help)");
-    if (engines.size() > 64) return fail("at most 64 engines");
+    return groups;
+}
 
-    MatchConfig& config = command.config;
-    std::string fingerprint;
-    for (std::size_t e = 0; e < engines.size(); ++e) {
-        auto spec = parse_engine_spec(each, engines[e], static_cast<int>(e));
-        if (!spec) return fail(spec.error().message);
+// The engines of the groups into config.engines, equal names numbered (1-based: "d4-1", "d4-2");
+// appends each engine's part of the match's fingerprint.
+Expected<bool> add_engines(const EngineGroups& groups, MatchConfig& config, std::string& fingerprint) {
+    for (std::size_t e = 0; e < groups.engines.size(); ++e) {
+        auto spec = parse_engine_spec(groups.each, groups.engines[e], static_cast<int>(e));
+        if (!spec) return spec.error();
         config.engines.push_back(*spec);
         fingerprint += '[';
         fingerprint += engine_fingerprint(*spec);
         fingerprint += ']';
     }
-    // Equal names get the engine's number (1-based): "d4-1", "d4-2".
     std::vector<std::string> given;
     for (const auto& e : config.engines) given.push_back(e.name);
     for (std::size_t e = 0; e < given.size(); ++e) {
@@ -144,9 +130,127 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
     for (std::size_t e = 0; e < config.engines.size(); ++e) {
         for (std::size_t f = 0; f < e; ++f) {
             if (config.engines[e].name == config.engines[f].name)
-                return fail("two engines named " + config.engines[e].name);
+                return make_error("two engines named " + config.engines[e].name);
         }
     }
+    return true;
+}
+
+// The openings of every pairing into config.openings (random ones, a file's, or the start position),
+// in the order asked for, after the offset; appends their part of the fingerprint.
+Expected<bool> choose_openings(const cli::ParsedArgs& args, long long seed, MatchConfig& config,
+                               std::string& fingerprint) {
+    const int pairs = (config.games + 1) / 2;  // colour pairs per pairing: every pairing uses the same openings
+    if (args.has("openings") && args.has("random-openings"))
+        return make_error("give --openings or --random-openings, not both");
+    if (args.has("random-openings")) {
+        RandomOpeningSpec rs;
+        auto plies = args.get_int("random-openings", 8, 0, 60);
+        auto balance = args.get_int("balance", 64, 0, 64);
+        auto depth = args.get_int("balance-depth", 4, 0, 20);
+        for (const auto* v : {&plies, &balance, &depth}) {
+            if (!*v) return v->error();
+        }
+        rs.plies = static_cast<int>(*plies);
+        rs.balance = static_cast<int>(*balance);
+        rs.search_depth = static_cast<int>(*depth);
+        rs.seed = static_cast<std::uint64_t>(seed);
+        auto ops = random_openings(rs, pairs, config.variant);
+        if (!ops) return ops.error();
+        config.openings = std::move(*ops);
+        fingerprint += " random=" + std::to_string(rs.plies) + "/" + std::to_string(rs.balance) + "/" +
+                       std::to_string(rs.search_depth) + "/" + std::to_string(rs.seed);
+    } else if (args.has("openings")) {
+        auto ops = read_openings(args.get("openings", ""), config.variant);
+        if (!ops) return ops.error();
+        config.openings = std::move(*ops);
+        fingerprint += " openings=" + args.get("openings", "") + "#" + std::to_string(config.openings.size());
+    } else {
+        Opening start;
+        start.start = start_position(config.variant);
+        start.text = "start";
+        config.openings.push_back(start);
+        fingerprint += " openings=start";
+    }
+    const std::string order = args.get("opening-order", "sequential");
+    if (order == "random") {
+        std::mt19937_64 rng(static_cast<std::uint64_t>(seed));
+        std::shuffle(config.openings.begin(), config.openings.end(), rng);
+        fingerprint += " order=random/" + std::to_string(seed);
+    } else if (order != "sequential") {
+        return make_error("--opening-order " + order + ": expected sequential or random");
+    }
+    auto offset = args.get_int("opening-offset", 0, 0, 1LL << 30);
+    if (!offset) return offset.error();
+    if (*offset > 0) {
+        if (static_cast<std::size_t>(*offset) >= config.openings.size())
+            return make_error("--opening-offset " + std::to_string(*offset) + ": there are only " +
+                              std::to_string(config.openings.size()) + " openings");
+        config.openings.erase(config.openings.begin(), config.openings.begin() + static_cast<std::ptrdiff_t>(*offset));
+        fingerprint += " offset=" + std::to_string(*offset);
+    }
+    return true;
+}
+
+// --sprt ELO0,ELO1,ALPHA,BETA (two engines only).
+Expected<SprtSpec> parse_sprt(const std::string& text, std::size_t engines) {
+    if (engines != 2) return make_error("--sprt needs exactly two engines (a tournament has no single test)");
+    const auto parts = split(text, ',');
+    if (parts.size() != 4) return make_error("--sprt expects ELO0,ELO1,ALPHA,BETA");
+    double v[4];
+    for (std::size_t k = 0; k < 4; ++k) {
+        char* end = nullptr;
+        v[k] = std::strtod(parts[k].c_str(), &end);
+        if (end == parts[k].c_str() || *end != '\0') return make_error("--sprt: bad number '" + parts[k] + "'");
+    }
+    const SprtSpec s{v[0], v[1], v[2], v[3]};
+    if (!(s.elo1 > s.elo0) || !(s.alpha > 0 && s.alpha < 1) || !(s.beta > 0 && s.beta < 1)) {
+        return make_error("--sprt: need ELO0 < ELO1 and 0 < ALPHA, BETA < 1");
+    }
+    return s;
+}
+
+// Games at once: --concurrency, else the cores over the engines' threads (twice those with a pondering
+// engine, which computes during its opponent's move).
+Expected<long long> concurrency_option(const cli::ParsedArgs& args, const MatchConfig& config) {
+    int threads = 1;
+    bool ponder = false;
+    for (const auto& e : config.engines) {
+        threads = std::max(threads, e.threads);
+        ponder = ponder || e.ponder;
+    }
+    if (ponder) threads *= 2;
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return args.get_int("concurrency", std::max(1, cores / threads), 1, 1024);
+}
+
+}  // namespace
+
+MatchCommand parse_match_command(const std::vector<std::string>& argv) {
+    MatchCommand command;
+    const auto fail = [&command](const std::string& message) {
+        std::fprintf(stderr, "reversi-match: %s\n", message.c_str());
+        command.exit_code = 2;
+        return command;
+    };
+    EngineGroups groups = split_engine_groups(argv);
+    std::vector<char*> rest;
+    for (auto& r : groups.rest) rest.push_back(r.data());
+    auto parsed = cli::parse_command_line(kSpec, static_cast<int>(rest.size()), rest.data());
+    if (parsed.exit_code) {
+        command.exit_code = parsed.exit_code;
+        return command;
+    }
+    const auto& args = parsed.args;
+    command.log_level = args.get("log-level", "warn");
+    command.queue = args.get("queue", "");
+    if (!args.positional.empty()) return fail("unexpected argument '" + args.positional[0] + "'");
+    if (groups.engines.size() < 2) return fail("give at least two --engine groups (see --help)");
+    if (groups.engines.size() > 64) return fail("at most 64 engines");
+
+    MatchConfig& config = command.config;
+    std::string fingerprint;
+    if (auto added = add_engines(groups, config, fingerprint); !added) return fail(added.error().message);
     const auto kind = parse_tournament_kind(args.get("tournament", "round-robin"));
     if (!kind) return fail("--tournament " + args.get("tournament", "") + ": expected round-robin or gauntlet");
     config.tournament = *kind;
@@ -162,16 +266,7 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
     config.games = static_cast<int>(*games);
     config.timeouts.hang = Millis(*timeout);
     config.timeouts.handshake = Millis(*handshake);
-
-    int threads = 1;
-    bool ponder = false;  // a pondering engine computes during its opponent's move: two engines at once
-    for (const auto& e : config.engines) {
-        threads = std::max(threads, e.threads);
-        ponder = ponder || e.ponder;
-    }
-    if (ponder) threads *= 2;
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    auto concurrency = args.get_int("concurrency", std::max(1, cores / threads), 1, 1024);
+    auto concurrency = concurrency_option(args, config);
     if (!concurrency) return fail(concurrency.error().message);
     config.concurrency = static_cast<int>(*concurrency);
 
@@ -179,76 +274,11 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
     if (!variant) return fail(variant.error().message);
     config.variant = *variant;
     fingerprint += " variant=" + args.get("variant", "8x8");
-
-    const int pairs = (config.games + 1) / 2;  // colour pairs per pairing: every pairing uses the same openings
-    if (args.has("openings") && args.has("random-openings"))
-        return fail("give --openings or --random-openings, not both");
-    if (args.has("random-openings")) {
-        RandomOpeningSpec rs;
-        auto plies = args.get_int("random-openings", 8, 0, 60);
-        auto balance = args.get_int("balance", 64, 0, 64);
-        auto depth = args.get_int("balance-depth", 4, 0, 20);
-        for (const auto* v : {&plies, &balance, &depth}) {
-            if (!*v) return fail(v->error().message);
-        }
-        rs.plies = static_cast<int>(*plies);
-        rs.balance = static_cast<int>(*balance);
-        rs.search_depth = static_cast<int>(*depth);
-        rs.seed = static_cast<std::uint64_t>(*seed);
-        auto ops = random_openings(rs, pairs, config.variant);
-        if (!ops) return fail(ops.error().message);
-        config.openings = std::move(*ops);
-        fingerprint += " random=" + std::to_string(rs.plies) + "/" + std::to_string(rs.balance) + "/" +
-                       std::to_string(rs.search_depth) + "/" + std::to_string(rs.seed);
-    } else if (args.has("openings")) {
-        auto ops = read_openings(args.get("openings", ""), config.variant);
-        if (!ops) return fail(ops.error().message);
-        config.openings = std::move(*ops);
-        fingerprint += " openings=" + args.get("openings", "") + "#" + std::to_string(config.openings.size());
-    } else {
-        Opening start;
-        start.start = start_position(config.variant);
-        start.text = "start";
-        config.openings.push_back(start);
-        fingerprint += " openings=start";
-    }
-    const std::string order = args.get("opening-order", "sequential");
-    if (order == "random") {
-        std::mt19937_64 rng(static_cast<std::uint64_t>(*seed));
-        std::shuffle(config.openings.begin(), config.openings.end(), rng);
-        fingerprint += " order=random/" + std::to_string(*seed);
-    } else if (order != "sequential") {
-        return fail("--opening-order " + order + ": expected sequential or random");
-    }
-    auto offset = args.get_int("opening-offset", 0, 0, 1LL << 30);
-    if (!offset) return fail(offset.error().message);
-    if (*offset > 0) {
-        if (static_cast<std::size_t>(*offset) >= config.openings.size())
-            return fail("--opening-offset " + std::to_string(*offset) + ": there are only " +
-                        std::to_string(config.openings.size()) + " openings");
-        config.openings.erase(config.openings.begin(), config.openings.begin() + static_cast<std::ptrdiff_t>(*offset));
-        fingerprint += " offset=" + std::to_string(*offset);
-    }
-
+    if (auto chosen = choose_openings(args, *seed, config, fingerprint); !chosen) return fail(chosen.error().message);
     if (args.has("sprt")) {
-        if (config.engines.size() != 2)
-            return fail("--sprt needs exactly two engines (a tournament has no single test)");
-        const auto parts = split(args.get("sprt", ""), ',');
-        if (parts.size() != 4) return fail("--sprt expects ELO0,ELO1,ALPHA,BETA");
-        SprtSpec s;
-        char* end = nullptr;
-        double v[4];
-        for (int k = 0; k < 4; ++k) {
-            v[k] = std::strtod(parts[static_cast<std::size_t>(k)].c_str(), &end);
-            if (end == parts[static_cast<std::size_t>(k)].c_str() || *end != '\0') {
-                return fail("--sprt: bad number '" + parts[static_cast<std::size_t>(k)] + "'");
-            }
-        }
-        s = {v[0], v[1], v[2], v[3]};
-        if (!(s.elo1 > s.elo0) || !(s.alpha > 0 && s.alpha < 1) || !(s.beta > 0 && s.beta < 1)) {
-            return fail("--sprt: need ELO0 < ELO1 and 0 < ALPHA, BETA < 1");
-        }
-        config.sprt = s;
+        auto sprt = parse_sprt(args.get("sprt", ""), config.engines.size());
+        if (!sprt) return fail(sprt.error().message);
+        config.sprt = *sprt;
     }
 
     config.out_prefix = args.get("out", "match");
