@@ -88,6 +88,112 @@ bool write_file(const std::string& path, const std::string& text) {
     return static_cast<bool>(out);
 }
 
+// The positions to compare, in this order: --ffo, --obf (its --lines), --start, the board strings.
+Expected<std::vector<NamedPosition>> gather_positions(const cli::ParsedArgs& args, Variant variant) {
+    std::vector<NamedPosition> positions;
+    if (args.has("ffo")) {
+        auto range = parse_range(args.get("ffo", ""), "--ffo");
+        if (!range) return range.error();
+        auto ffo = load_ffo(args.get("data", default_data_dir()), range->first, range->second);
+        if (!ffo) return ffo.error();
+        positions = std::move(*ffo);
+    }
+    if (args.has("obf")) {
+        const std::string path = args.get("obf", "");
+        auto entries = read_obf_file(path);
+        if (!entries) return make_error(path + ": " + entries.error().message);
+        std::pair<int, int> lines{1, static_cast<int>(entries->size())};
+        if (args.has("lines")) {
+            auto r = parse_range(args.get("lines", ""), "--lines");
+            if (!r) return r.error();
+            lines = *r;
+        }
+        for (int i = lines.first; i <= lines.second && i <= static_cast<int>(entries->size()); ++i) {
+            positions.push_back(
+                {path + " #" + std::to_string(i), (*entries)[static_cast<std::size_t>(i - 1)].position});
+        }
+    }
+    if (args.has("start")) {
+        positions.push_back({std::string(variant_info(variant).name) + " start", start_position(variant)});
+    }
+    for (std::size_t i = 0; i < args.positional.size(); ++i) {
+        auto pos = parse_board(args.positional[i], variant);
+        if (!pos) return make_error("board " + std::to_string(i + 1) + ": " + pos.error().message);
+        positions.push_back({"board " + std::to_string(i + 1), *pos});
+    }
+    if (positions.empty()) return make_error("no positions: give --ffo, --obf or board strings (see --help)");
+    return positions;
+}
+
+// The searches' settings: --tt, --id, --aspiration, --eval and --ordering; never the dedicated solver
+// nor a selective search (textbook comparisons).
+Expected<SearchOptions> comparison_options(const cli::ParsedArgs& args) {
+    SearchOptions options;
+    auto tt = parse_switch(args, "tt", true);
+    auto id = parse_switch(args, "id", true);
+    auto aspiration = parse_switch(args, "aspiration", true);
+    for (const auto* s : {&tt, &id, &aspiration}) {
+        if (!*s) return s->error();
+    }
+    options.use_tt = *tt;
+    options.iterative_deepening = *id;
+    options.aspiration = *aspiration;
+    options.dedicated_endgame = false;             // every algorithm, negascout included, solves with its own search
+    options.selectivity = kMaxSelectivityPercent;  // textbook comparisons: never selective (Multi-ProbCut off)
+    auto eval_kind = parse_eval_kind(args.get("eval", "heuristic"));
+    if (!eval_kind) return make_error("--eval: " + eval_kind.error().message);
+    options.evaluation = *eval_kind;
+    const std::string ordering = args.get("ordering", "normal");
+    if (ordering == "none") {
+        options.ordering = MoveOrdering::None;
+    } else if (ordering == "article") {
+        options.ordering = MoveOrdering::Fixed;
+        options.fixed_order.assign(kDiamondArticleOrder.begin(), kDiamondArticleOrder.end());
+    } else if (ordering != "normal") {
+        return make_error("--ordering: expected normal, none or article, got '" + ordering + "'");
+    }
+    return options;
+}
+
+// Every cell of m (position x algorithm x depth): one search from a cleared table each, progress on
+// stderr; an algorithm that exceeds the time limit on a position is not run deeper there.
+void measure_cells(Measurements& m, SearchOptions options, std::size_t hash_mib, std::chrono::seconds limit) {
+    Searcher searcher(hash_mib);
+    const std::atomic<bool> stop{false};
+    m.cells.assign(m.positions.size(),
+                   std::vector<std::vector<Cell>>(m.algorithms.size(), std::vector<Cell>(m.depths.size())));
+    for (std::size_t p = 0; p < m.positions.size(); ++p) {
+        const Position& pos = m.positions[p].position;
+        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
+            options.algorithm = m.algorithms[a];
+            searcher.set_options(options);
+            for (std::size_t d = 0; d < m.depths.size(); ++d) {
+                searcher.clear();
+                SearchLimits limits;
+                limits.depth = m.depths[d];
+                limits.hard_time = limit;
+                const auto r = searcher.search(pos, limits, {}, stop);
+                Cell& c = m.cells[p][a][d];
+                c.done = r.depth >= std::min(m.depths[d], pos.empty_count());
+                c.nodes = r.nodes;
+                c.leaves = r.leaves;
+                c.score = r.score;
+                c.best = r.best_move;
+                c.seconds = static_cast<double>(r.time.count()) / 1000.0;
+                std::fprintf(stderr, "%s %-14s depth %2d: %s %12llu nodes %12llu leaves score %+3d %s %8.2f s\n",
+                             m.positions[p].name.c_str(), std::string(algorithm_name(m.algorithms[a])).c_str(),
+                             m.depths[d], c.done ? "" : "STOPPED", static_cast<unsigned long long>(c.nodes),
+                             static_cast<unsigned long long>(c.leaves), c.score, move_to_string(c.best).c_str(),
+                             c.seconds);
+                if (!c.done) {
+                    c.nodes = c.leaves = 0;
+                    break;
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -138,42 +244,12 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    Measurements m;
-    const std::string data_dir = args.get("data", default_data_dir());
-    if (args.has("ffo")) {
-        auto range = parse_range(args.get("ffo", ""), "--ffo");
-        if (!range) return fail(range.error().message);
-        auto positions = load_ffo(data_dir, range->first, range->second);
-        if (!positions) return fail(positions.error().message);
-        m.positions = *positions;
-    }
-    if (args.has("obf")) {
-        const std::string path = args.get("obf", "");
-        auto entries = read_obf_file(path);
-        if (!entries) return fail(path + ": " + entries.error().message);
-        std::pair<int, int> lines{1, static_cast<int>(entries->size())};
-        if (args.has("lines")) {
-            auto r = parse_range(args.get("lines", ""), "--lines");
-            if (!r) return fail(r.error().message);
-            lines = *r;
-        }
-        for (int i = lines.first; i <= lines.second && i <= static_cast<int>(entries->size()); ++i) {
-            m.positions.push_back(
-                {path + " #" + std::to_string(i), (*entries)[static_cast<std::size_t>(i - 1)].position});
-        }
-    }
     auto variant = parse_variant(args.get("variant", "8x8"));
     if (!variant) return fail(variant.error().message);
-    if (args.has("start")) {
-        m.positions.push_back({std::string(variant_info(*variant).name) + " start", start_position(*variant)});
-    }
-    for (std::size_t i = 0; i < args.positional.size(); ++i) {
-        auto pos = parse_board(args.positional[i], *variant);
-        if (!pos) return fail("board " + std::to_string(i + 1) + ": " + pos.error().message);
-        m.positions.push_back({"board " + std::to_string(i + 1), *pos});
-    }
-    if (m.positions.empty()) return fail("no positions: give --ffo, --obf or board strings (see --help)");
-
+    Measurements m;
+    auto positions = gather_positions(args, *variant);
+    if (!positions) return fail(positions.error().message);
+    m.positions = std::move(*positions);
     auto depths = parse_range(args.get("depths", "2-10"), "--depths");
     if (!depths) return fail(depths.error().message);
     if (depths->first < 1 || depths->second > 60) return fail("--depths: depths are 1-60");
@@ -182,79 +258,22 @@ int main(int argc, char** argv) {
         args.get("algorithms", "minimax,alphabeta,alphabeta-hard,negascout,scout,mtdf,sss,dual,cstar"));
     if (!algorithms) return fail(algorithms.error().message);
     m.algorithms = *algorithms;
-
-    SearchOptions options;
-    auto tt = parse_switch(args, "tt", true);
-    auto id = parse_switch(args, "id", true);
-    auto aspiration = parse_switch(args, "aspiration", true);
-    for (const auto* s : {&tt, &id, &aspiration}) {
-        if (!*s) return fail(s->error().message);
-    }
-    options.use_tt = *tt;
-    options.iterative_deepening = *id;
-    options.aspiration = *aspiration;
-    options.dedicated_endgame = false;             // every algorithm, negascout included, solves with its own search
-    options.selectivity = kMaxSelectivityPercent;  // textbook comparisons: never selective (Multi-ProbCut off)
-    const std::string eval_name = args.get("eval", "heuristic");
-    auto eval_kind = parse_eval_kind(eval_name);
-    if (!eval_kind) return fail("--eval: " + eval_kind.error().message);
-    options.evaluation = *eval_kind;
-    const std::string ordering = args.get("ordering", "normal");
-    if (ordering == "none") {
-        options.ordering = MoveOrdering::None;
-    } else if (ordering == "article") {
-        options.ordering = MoveOrdering::Fixed;
-        options.fixed_order.assign(kDiamondArticleOrder.begin(), kDiamondArticleOrder.end());
-    } else if (ordering != "normal") {
-        return fail("--ordering: expected normal, none or article, got '" + ordering + "'");
-    }
+    auto options = comparison_options(args);
+    if (!options) return fail(options.error().message);
     auto hash = args.get_int("hash", 64, 1, 65536);
     auto limit = args.get_int("time-limit", 60, 1, 86400);
     if (!hash) return fail(hash.error().message);
     if (!limit) return fail(limit.error().message);
 
-    Searcher searcher(static_cast<std::size_t>(*hash));
-    const std::atomic<bool> stop{false};
     const auto start = std::chrono::steady_clock::now();
-    m.cells.assign(m.positions.size(),
-                   std::vector<std::vector<Cell>>(m.algorithms.size(), std::vector<Cell>(m.depths.size())));
-    for (std::size_t p = 0; p < m.positions.size(); ++p) {
-        const Position& pos = m.positions[p].position;
-        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
-            options.algorithm = m.algorithms[a];
-            searcher.set_options(options);
-            for (std::size_t d = 0; d < m.depths.size(); ++d) {
-                searcher.clear();
-                SearchLimits limits;
-                limits.depth = m.depths[d];
-                limits.hard_time = std::chrono::seconds(*limit);
-                const auto r = searcher.search(pos, limits, {}, stop);
-                Cell& c = m.cells[p][a][d];
-                c.done = r.depth >= std::min(m.depths[d], pos.empty_count());
-                c.nodes = r.nodes;
-                c.leaves = r.leaves;
-                c.score = r.score;
-                c.best = r.best_move;
-                c.seconds = static_cast<double>(r.time.count()) / 1000.0;
-                std::fprintf(stderr, "%s %-14s depth %2d: %s %12llu nodes %12llu leaves score %+3d %s %8.2f s\n",
-                             m.positions[p].name.c_str(), std::string(algorithm_name(m.algorithms[a])).c_str(),
-                             m.depths[d], c.done ? "" : "STOPPED", static_cast<unsigned long long>(c.nodes),
-                             static_cast<unsigned long long>(c.leaves), c.score, move_to_string(c.best).c_str(),
-                             c.seconds);
-                if (!c.done) {
-                    c.nodes = c.leaves = 0;
-                    break;
-                }
-            }
-        }
-    }
+    measure_cells(m, *options, static_cast<std::size_t>(*hash), std::chrono::seconds(*limit));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
     std::printf(
         "settings: eval %s, tt %s, ordering %s, iterative deepening %s, aspiration %s, hash %lld MiB, "
         "1 thread, %lld s per cell\n\n",
-        eval_name.c_str(), options.use_tt ? "on" : "off", ordering.c_str(), options.iterative_deepening ? "on" : "off",
-        options.aspiration ? "on" : "off", static_cast<long long>(*hash), static_cast<long long>(*limit));
+        args.get("eval", "heuristic").c_str(), options->use_tt ? "on" : "off", args.get("ordering", "normal").c_str(),
+        options->iterative_deepening ? "on" : "off", options->aspiration ? "on" : "off", static_cast<long long>(*hash),
+        static_cast<long long>(*limit));
     std::printf("%s", format_tables(m).c_str());
     std::printf("searches took %.1f s\n\n", seconds);
     if (args.has("csv") && !write_file(args.get("csv", ""), format_csv(m)))
