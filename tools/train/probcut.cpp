@@ -135,6 +135,97 @@ void keep_input_cells(eval::ProbCutModel& model, const eval::ProbCutModel& input
 
 double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
 
+// values[i][d]: the depth-d value of position i, searched for d = 1..depth_of(i) by `threads` threads
+// (d = 0 is the static evaluation, the shallow value of a depth-2 node); progress on stderr.
+std::vector<std::vector<int>> search_values(const std::vector<Position>& positions, const std::vector<Step>& schedule,
+                                            const eval::PatternEvaluator& pattern, int threads, bool clear_per_depth) {
+    std::vector<std::vector<int>> values(positions.size());
+    double work = 0;  // progress in units of "positions weighted by 3^depth" (about the search cost)
+    for (std::size_t i = 0; i < positions.size(); ++i) work += std::pow(3.0, depth_of(schedule, i));
+    std::atomic<std::size_t> next{0};
+    std::mutex progress_mutex;
+    double done = 0;
+    std::size_t finished = 0;
+    const auto start = std::chrono::steady_clock::now();
+    auto last_report = start;
+    const auto worker = [&] {
+        TranspositionTable tt(16);
+        for (std::size_t i = next++; i < positions.size(); i = next++) {
+            const int depth = depth_of(schedule, i);
+            std::vector<int> v(static_cast<std::size_t>(depth) + 1, 0);
+            tt.clear();
+            v[0] = pattern.evaluate(positions[i]);
+            for (int d = 1; d <= depth; ++d) {
+                if (clear_per_depth) tt.clear();
+                v[static_cast<std::size_t>(d)] = search_value(positions[i], pattern, d, tt);
+            }
+            values[i] = std::move(v);
+            const std::lock_guard lock(progress_mutex);
+            done += std::pow(3.0, depth);
+            ++finished;
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last_report > std::chrono::seconds(20) || finished == positions.size()) {
+                last_report = now;
+                const double elapsed = std::chrono::duration<double>(now - start).count();
+                std::fprintf(stderr, "probcut: %zu/%zu positions, %.0f%% of the work, %.0f s, about %.0f s left\n",
+                             finished, positions.size(), 100.0 * done / work, elapsed,
+                             elapsed * (work - done) / std::max(done, 1.0));
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool) t.join();
+    return values;
+}
+
+// The residual sigma of each (node depth d, shallow depth s) pair: the mean over the phases with enough
+// positions.
+void print_sigma_table(const eval::ProbCutStats& stats, int max_depth, long long min_samples) {
+    std::printf("sigma by shallow depth s, phases %d-%d pooled (mean of the per-phase sigmas):\n%5s", kFirstPhase,
+                kLastPhase, "d\\s");
+    for (int s = 0; s < max_depth; ++s) std::printf(" %5d", s);
+    std::printf("\n");
+    for (int d = 2; d <= max_depth; ++d) {
+        std::printf("%5d", d);
+        for (int s = 0; s < max_depth; ++s) {
+            double sum = 0;
+            int n = 0;
+            for (int p = kFirstPhase; p <= kLastPhase && s < d; ++p) {
+                const auto f = stats.fit(p, s, d);
+                if (f.n >= static_cast<double>(min_samples)) sum += f.sigma, ++n;
+            }
+            if (n > 0)
+                std::printf(" %5.2f", sum / n);
+            else
+                std::printf(" %5s", "");
+        }
+        std::printf("\n");
+    }
+}
+
+// The model's cells, a line each (`input`: the --weights' model whose cells --keep-model kept, or null).
+void print_model(const eval::ProbCutModel& model, const eval::ProbCutStats& stats, const eval::ProbCutModel* input,
+                 long long min_samples) {
+    std::printf("\nmodel (cells with at least %lld positions; shallow depth s = probcut_shallow_depth(d)):\n",
+                min_samples);
+    if (input) std::printf("(n \"kept\": the cell of the --weights, kept by --keep-model)\n");
+    std::printf("%6s %8s %5s %3s %6s %7s %7s %7s\n", "phase", "empties", "d", "s", "n", "a", "b", "sigma");
+    for (int p = 0; p < eval::kPhaseCount; ++p) {
+        for (int d = eval::ProbCutModel::kMinDepth; d <= eval::ProbCutModel::kMaxDepth; ++d) {
+            const auto* line = model.line(p, d);
+            if (!line) continue;
+            const bool kept = input && input->line(p, d) != nullptr;
+            const std::string n =
+                kept ? "kept" : std::to_string(static_cast<long long>(stats.count(p, line->shallow, d)));
+            std::printf("%6d %4d-%-3d %5d %3d %6s %7.3f %7.2f %7.2f\n", p, p * eval::kEmptiesPerPhase,
+                        p == eval::kPhaseCount - 1 ? 60 : p * eval::kEmptiesPerPhase + eval::kEmptiesPerPhase - 1, d,
+                        line->shallow, n.c_str(), line->a, line->b, line->sigma);
+        }
+    }
+}
+
 }  // namespace
 
 int run_probcut(const cli::ParsedArgs& args) {
@@ -150,7 +241,6 @@ int run_probcut(const cli::ParsedArgs& args) {
     if (!min_samples) return fail(min_samples.error().message, 2);
     auto pattern = load_pattern_evaluator(args);
     if (!pattern) return 1;
-    const bool clear_per_depth = args.has("clear-per-depth");
 
     std::size_t count = 0;
     for (const Step& s : *schedule) count = std::max(count, s.positions);
@@ -158,47 +248,10 @@ int run_probcut(const cli::ParsedArgs& args) {
     if (!positions) return fail(positions.error().message, 1);
     const int max_depth = schedule->back().depth;
 
-    // values[i][d]: the depth-d value of position i (searched for d = 1..depth_of(i); d = 0 is the static
-    // evaluation, the shallow value of a depth-2 node).
-    std::vector<std::vector<int>> values(positions->size());
-    double work = 0;  // progress in units of "positions weighted by 3^depth" (about the search cost)
-    for (std::size_t i = 0; i < positions->size(); ++i) work += std::pow(3.0, depth_of(*schedule, i));
-    std::atomic<std::size_t> next{0};
-    std::mutex progress_mutex;
-    double done = 0;
-    std::size_t finished = 0;
     const auto start = std::chrono::steady_clock::now();
     const double cpu_start = cpu_seconds();
-    auto last_report = start;
-    const auto worker = [&] {
-        TranspositionTable tt(16);
-        for (std::size_t i = next++; i < positions->size(); i = next++) {
-            const int depth = depth_of(*schedule, i);
-            std::vector<int> v(static_cast<std::size_t>(depth) + 1, 0);
-            tt.clear();
-            v[0] = pattern->evaluate((*positions)[i]);
-            for (int d = 1; d <= depth; ++d) {
-                if (clear_per_depth) tt.clear();
-                v[static_cast<std::size_t>(d)] = search_value((*positions)[i], *pattern, d, tt);
-            }
-            values[i] = std::move(v);
-            const std::lock_guard lock(progress_mutex);
-            done += std::pow(3.0, depth);
-            ++finished;
-            const auto now = std::chrono::steady_clock::now();
-            if (now - last_report > std::chrono::seconds(20) || finished == positions->size()) {
-                last_report = now;
-                const double elapsed = std::chrono::duration<double>(now - start).count();
-                std::fprintf(stderr, "probcut: %zu/%zu positions, %.0f%% of the work, %.0f s, about %.0f s left\n",
-                             finished, positions->size(), 100.0 * done / work, elapsed,
-                             elapsed * (work - done) / std::max(done, 1.0));
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    for (long long t = 1; t < *threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool) t.join();
+    const auto values =
+        search_values(*positions, *schedule, *pattern, static_cast<int>(*threads), args.has("clear-per-depth"));
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpu = cpu_seconds() - cpu_start;  // all threads of the process
 
@@ -213,47 +266,13 @@ int run_probcut(const cli::ParsedArgs& args) {
     std::printf("%zu WTHOR positions (12-53 empties), schedule %s, %.0f s CPU (%.0f s wall, %lld threads)\n",
                 positions->size(), args.get("schedule", "10:2100,11:1400,12:910").c_str(), cpu, wall, *threads);
     std::printf("deep = a * shallow + b, sigma = residual standard deviation (discs)\n\n");
-    std::printf("sigma by shallow depth s, phases %d-%d pooled (mean of the per-phase sigmas):\n%5s", kFirstPhase,
-                kLastPhase, "d\\s");
-    for (int s = 0; s < max_depth; ++s) std::printf(" %5d", s);
-    std::printf("\n");
-    for (int d = 2; d <= max_depth; ++d) {
-        std::printf("%5d", d);
-        for (int s = 0; s < max_depth; ++s) {
-            double sum = 0;
-            int n = 0;
-            for (int p = kFirstPhase; p <= kLastPhase && s < d; ++p) {
-                const auto f = stats.fit(p, s, d);
-                if (f.n >= static_cast<double>(*min_samples)) sum += f.sigma, ++n;
-            }
-            if (n > 0)
-                std::printf(" %5.2f", sum / n);
-            else
-                std::printf(" %5s", "");
-        }
-        std::printf("\n");
-    }
+    print_sigma_table(stats, max_depth, *min_samples);
 
     eval::ProbCutModel model = stats.model(static_cast<double>(*min_samples));
     const std::optional<eval::ProbCutModel>& input = pattern->weights().probcut;
     const bool keep = args.has("keep-model") && input.has_value();
     if (keep) keep_input_cells(model, *input);
-    std::printf("\nmodel (cells with at least %lld positions; shallow depth s = probcut_shallow_depth(d)):\n",
-                *min_samples);
-    if (keep) std::printf("(n \"kept\": the cell of the --weights, kept by --keep-model)\n");
-    std::printf("%6s %8s %5s %3s %6s %7s %7s %7s\n", "phase", "empties", "d", "s", "n", "a", "b", "sigma");
-    for (int p = 0; p < eval::kPhaseCount; ++p) {
-        for (int d = eval::ProbCutModel::kMinDepth; d <= eval::ProbCutModel::kMaxDepth; ++d) {
-            const auto* line = model.line(p, d);
-            if (!line) continue;
-            const bool kept = keep && input->line(p, d) != nullptr;
-            const std::string n =
-                kept ? "kept" : std::to_string(static_cast<long long>(stats.count(p, line->shallow, d)));
-            std::printf("%6d %4d-%-3d %5d %3d %6s %7.3f %7.2f %7.2f\n", p, p * eval::kEmptiesPerPhase,
-                        p == eval::kPhaseCount - 1 ? 60 : p * eval::kEmptiesPerPhase + eval::kEmptiesPerPhase - 1, d,
-                        line->shallow, n.c_str(), line->a, line->b, line->sigma);
-        }
-    }
+    print_model(model, stats, keep ? &*input : nullptr, *min_samples);
     if (!args.has("out")) return 0;
     eval::WeightSet set = pattern->weights();
     set.probcut = model;
