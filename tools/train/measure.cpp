@@ -139,6 +139,81 @@ int run_play_measure(const cli::ParsedArgs& args) {
     return 0;
 }
 
+// --depths 2,4,8: the fixed-depth searches to measure (none without the option).
+Expected<std::vector<int>> depth_list(const std::string& text) {
+    std::vector<int> depths;
+    for (const char* p = text.c_str(); *p;) {
+        char* end = nullptr;
+        const long d = std::strtol(p, &end, 10);
+        if (end == p || d < 1 || d > 20) return make_error("--depths: expected a list like 2,4,8 of depths 1-20");
+        depths.push_back(static_cast<int>(d));
+        p = *end == ',' ? end + 1 : end;
+    }
+    return depths;
+}
+
+// One position's listed moves, each evaluated a ply deep by `evaluator`, into its tally; the move it
+// prefers is the one it would play (its loss against the best score). With `value_score`, each move's
+// (evaluation, exact score) pair is appended there; returns the preferred move's evaluation, or nullopt
+// when no legal move is listed.
+std::optional<int> tally_position(const ObfEntry& entry, int best, const Evaluator& evaluator, Tally& tally,
+                                  std::vector<std::pair<int, int>>* value_score) {
+    int chosen_score = 0;
+    std::optional<int> chosen_value;
+    // Moves in square order (not the file's best-first order, which would favour ties).
+    for (int move : squares(entry.position.moves())) {
+        const auto listed = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
+                                         [&](const auto& ms) { return ms.first == move; });
+        if (listed == entry.move_scores.end()) continue;
+        const int score = listed->second;
+        const int value = -evaluator.evaluate(entry.position.play(move));
+        const double err = value - score;
+        tally.abs_error += std::abs(err);
+        tally.sq_error += err * err;
+        ++tally.moves;
+        if (value_score) value_score->emplace_back(value, score);
+        if (!chosen_value || value > *chosen_value) {
+            chosen_value = value;
+            chosen_score = score;
+        }
+    }
+    if (chosen_value) {
+        tally.loss += best - chosen_score;
+        ++tally.positions;
+    }
+    return chosen_value;
+}
+
+void print_tallies(const std::string& file, const std::vector<const Evaluator*>& evaluators,
+                   const std::vector<Tally>& tallies) {
+    for (std::size_t e = 0; e < evaluators.size(); ++e) {
+        const Tally& t = tallies[e];
+        const double n = t.moves ? static_cast<double>(t.moves) : 1.0;
+        std::printf("%-28s %-18s %9lld %8.2f %8.2f %14.2f\n", file.c_str(), std::string(evaluators[e]->name()).c_str(),
+                    t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
+                    t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
+    }
+}
+
+// The fixed-depth searches of --depths on every file, for the heuristic and the pattern evaluation.
+void print_search_rows(const std::vector<std::string>& paths, const std::vector<std::vector<ObfEntry>>& files,
+                       const std::vector<int>& depths, const Evaluator& heuristic, const Evaluator& pattern) {
+    std::printf("\nfixed-depth NegaScout searches: |root value - exact value| and disc loss of the chosen move\n");
+    std::printf("%-28s %-18s %6s %9s %8s %10s %12s\n", "file", "evaluation", "depth", "positions", "MAE", "move loss",
+                "nodes/search");
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        const std::string name = std::filesystem::path(paths[f]).filename().string();
+        for (const Evaluator* e : {&heuristic, &pattern}) {
+            for (int depth : depths) {
+                const auto a = measure_search(files[f], *e, depth);
+                std::printf("%-28s %-18s %6d %9lld %8.2f %10.2f %12.0f\n", name.c_str(), std::string(e->name()).c_str(),
+                            depth, a.positions, a.value_mae, a.move_loss, a.nodes);
+                std::fflush(stdout);
+            }
+        }
+    }
+}
+
 }  // namespace
 
 int run_measure(const cli::ParsedArgs& args) {
@@ -154,17 +229,10 @@ int run_measure(const cli::ParsedArgs& args) {
     const eval::MobilityCornerEvaluator mobility;
     const HeuristicEvaluator heuristic;
     const std::vector<const Evaluator*> evaluators = {&zero, &discs, &mobility, &heuristic, &*pattern};
-    std::vector<int> depths;
-    const std::string depth_list = args.get("depths", "");
-    for (const char* p = depth_list.c_str(); *p;) {
-        char* end = nullptr;
-        const long d = std::strtol(p, &end, 10);
-        if (end == p || d < 1 || d > 20) {
-            std::fprintf(stderr, "reversi-train: --depths: expected a list like 2,4,8 of depths 1-20\n");
-            return 2;
-        }
-        depths.push_back(static_cast<int>(d));
-        p = *end == ',' ? end + 1 : end;
+    const auto depths = depth_list(args.get("depths", ""));
+    if (!depths) {
+        std::fprintf(stderr, "reversi-train: %s\n", depths.error().message.c_str());
+        return 2;
     }
     const bool by_loss = args.has("by-loss");
     std::vector<std::vector<ObfEntry>> all_entries;
@@ -185,45 +253,15 @@ int run_measure(const cli::ParsedArgs& args) {
             const auto best = entry.best_score();
             if (!best) continue;
             for (std::size_t e = 0; e < evaluators.size(); ++e) {
-                int chosen_score = 0;
-                int chosen_value = -1000;
-                bool any = false;
                 const bool grouped = by_loss && evaluators[e] == &*pattern;
                 value_score.clear();
-                // Moves in square order (not the file's best-first order, which would favour ties).
-                for (int move : squares(entry.position.moves())) {
-                    const auto listed = std::find_if(entry.move_scores.begin(), entry.move_scores.end(),
-                                                     [&](const auto& ms) { return ms.first == move; });
-                    if (listed == entry.move_scores.end()) continue;
-                    const int score = listed->second;
-                    const Position after = entry.position.play(move);
-                    const int value = -evaluators[e]->evaluate(after);
-                    const double err = value - score;
-                    tallies[e].abs_error += std::abs(err);
-                    tallies[e].sq_error += err * err;
-                    ++tallies[e].moves;
-                    if (grouped) value_score.emplace_back(value, score);
-                    if (!any || value > chosen_value) {
-                        chosen_value = value;
-                        chosen_score = score;
-                        any = true;
-                    }
-                }
-                if (any) {
-                    tallies[e].loss += *best - chosen_score;
-                    ++tallies[e].positions;
-                }
-                if (grouped && any) file_groups.add(value_score, chosen_value);
+                const auto chosen =
+                    tally_position(entry, *best, *evaluators[e], tallies[e], grouped ? &value_score : nullptr);
+                if (grouped && chosen) file_groups.add(value_score, *chosen);
             }
         }
         const std::string name = std::filesystem::path(path).filename().string();
-        for (std::size_t e = 0; e < evaluators.size(); ++e) {
-            const Tally& t = tallies[e];
-            const double n = t.moves ? static_cast<double>(t.moves) : 1.0;
-            std::printf("%-28s %-18s %9lld %8.2f %8.2f %14.2f\n", name.c_str(),
-                        std::string(evaluators[e]->name()).c_str(), t.moves, t.abs_error / n, std::sqrt(t.sq_error / n),
-                        t.positions ? t.loss / static_cast<double>(t.positions) : 0.0);
-        }
+        print_tallies(name, evaluators, tallies);
         if (by_loss) groups.emplace_back(name, file_groups);
     }
     if (by_loss) {
@@ -233,22 +271,7 @@ int run_measure(const cli::ParsedArgs& args) {
         std::printf("%-28s %-18s %9s %9s %8s %10s\n", "file", "evaluation", "loss", "moves", "MAE", "mean-error");
         for (const auto& [file, g] : groups) g.print(file, pattern->name());
     }
-    if (depths.empty()) return 0;
-    std::printf("\nfixed-depth NegaScout searches: |root value - exact value| and disc loss of the chosen move\n");
-    std::printf("%-28s %-18s %6s %9s %8s %10s %12s\n", "file", "evaluation", "depth", "positions", "MAE", "move loss",
-                "nodes/search");
-    for (std::size_t f = 0; f < all_entries.size(); ++f) {
-        const std::string name = std::filesystem::path(args.positional[f]).filename().string();
-        for (const Evaluator* e :
-             {static_cast<const Evaluator*>(&heuristic), static_cast<const Evaluator*>(&*pattern)}) {
-            for (int depth : depths) {
-                const auto a = measure_search(all_entries[f], *e, depth);
-                std::printf("%-28s %-18s %6d %9lld %8.2f %10.2f %12.0f\n", name.c_str(), std::string(e->name()).c_str(),
-                            depth, a.positions, a.value_mae, a.move_loss, a.nodes);
-                std::fflush(stdout);
-            }
-        }
-    }
+    if (!depths->empty()) print_search_rows(args.positional, all_entries, *depths, heuristic, *pattern);
     return 0;
 }
 
