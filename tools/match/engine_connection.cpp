@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <utility>
+#include <vector>
 
 namespace reversi::match {
 
@@ -63,6 +65,75 @@ Expected<int> connect_tcp(const std::string& host, int port) {
     return fd;
 }
 
+// A file descriptor, closed when it goes out of scope unless released.
+class UniqueFd {
+public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd) noexcept : fd_(fd) {}
+    UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
+    UniqueFd& operator=(UniqueFd&&) = delete;
+    ~UniqueFd() { reset(); }
+    [[nodiscard]] int get() const noexcept { return fd_; }
+    int release() noexcept { return std::exchange(fd_, -1); }
+    void reset() noexcept {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
+    }
+
+private:
+    int fd_ = -1;
+};
+
+struct Pipe {
+    UniqueFd read;
+    UniqueFd write;
+};
+
+Expected<Pipe> make_pipe() {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return make_error("pipe: " + errno_text());
+    return Pipe{UniqueFd(fds[0]), UniqueFd(fds[1])};
+}
+
+// What the child process needs after fork, prepared before it (the child makes only async-signal-safe
+// calls until exec).
+struct ChildSetup {
+    std::vector<char*> argv;  // null-terminated
+    const char* dir = nullptr;
+    pid_t parent = 0;
+    int in = -1;      // becomes its stdin
+    int out = -1;     // its stdout
+    int err = -1;     // its stderr
+    int status = -1;  // receives errno when chdir or exec fails (closed by a successful exec)
+};
+
+[[noreturn]] void run_child(const ChildSetup& c) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != c.parent) ::_exit(127);
+    ::dup2(c.in, 0);
+    ::dup2(c.out, 1);
+    ::dup2(c.err, 2);
+    ::signal(SIGPIPE, SIG_DFL);
+    sigset_t none;  // the runner blocks SIGINT/SIGTERM in its threads; the engine starts clean
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    if (c.dir == nullptr || ::chdir(c.dir) == 0) ::execvp(c.argv[0], c.argv.data());
+    const int e = errno;
+    (void)!::write(c.status, &e, sizeof e);
+    ::_exit(127);
+}
+
+// The errno the child reported before exiting (chdir or exec failed), or 0 once exec closed the pipe.
+int child_start_errno(int status_fd) {
+    int child_errno = 0;
+    ssize_t n;
+    do {
+        n = ::read(status_fd, &child_errno, sizeof child_errno);
+    } while (n < 0 && errno == EINTR);
+    return n == static_cast<ssize_t>(sizeof child_errno) ? child_errno : 0;
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineEndpoint& endpoint) {
@@ -82,82 +153,44 @@ Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineE
         return conn;
     }
     if (endpoint.command.empty()) return make_error("empty engine command");
+    if (auto started = conn->start_process(endpoint); !started) return started.error();
+    return conn;
+}
 
-    int to_child[2];
-    int from_child[2];
-    if (::pipe2(to_child, O_CLOEXEC) != 0) return make_error("pipe: " + errno_text());
-    if (::pipe2(from_child, O_CLOEXEC) != 0) {
-        ::close(to_child[0]);
-        ::close(to_child[1]);
-        return make_error("pipe: " + errno_text());
-    }
+Expected<bool> EngineConnection::start_process(const EngineEndpoint& endpoint) {
+    auto to_child = make_pipe();
+    if (!to_child) return to_child.error();
+    auto from_child = make_pipe();
+    if (!from_child) return from_child.error();
     const std::string err_path = endpoint.stderr_file.empty() ? "/dev/null" : endpoint.stderr_file;
-    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    // A pipe that tells the parent whether exec failed (closed by exec on success).
-    int exec_status[2];
-    if (err_fd < 0 || ::pipe2(exec_status, O_CLOEXEC) != 0) {
-        const std::string why = errno_text();
-        for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1], err_fd}) {
-            if (fd >= 0) ::close(fd);
-        }
-        return make_error("cannot open " + err_path + ": " + why);
-    }
-    std::vector<char*> argv;
-    for (const auto& a : endpoint.command) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const char* dir = endpoint.working_dir.empty() ? nullptr : endpoint.working_dir.c_str();
-    const pid_t parent = ::getpid();
+    const UniqueFd err(::open(err_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644));
+    if (err.get() < 0) return make_error("cannot open " + err_path + ": " + errno_text());
+    auto exec_status = make_pipe();  // tells the parent whether exec failed
+    if (!exec_status) return exec_status.error();
+    ChildSetup setup;
+    for (const auto& a : endpoint.command) setup.argv.push_back(const_cast<char*>(a.c_str()));
+    setup.argv.push_back(nullptr);
+    setup.dir = endpoint.working_dir.empty() ? nullptr : endpoint.working_dir.c_str();
+    setup.parent = ::getpid();
+    setup.in = to_child->read.get();
+    setup.out = from_child->write.get();
+    setup.err = err.get();
+    setup.status = exec_status->write.get();
 
     const pid_t pid = ::fork();
-    if (pid < 0) {
-        const std::string why = errno_text();
-        for (int fd :
-             {to_child[0], to_child[1], from_child[0], from_child[1], err_fd, exec_status[0], exec_status[1]}) {
-            ::close(fd);
-        }
-        return make_error("fork: " + why);
-    }
-    if (pid == 0) {
-        // Child: only async-signal-safe calls until exec.
-        ::setpgid(0, 0);
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) ::_exit(127);
-        ::dup2(to_child[0], 0);
-        ::dup2(from_child[1], 1);
-        ::dup2(err_fd, 2);
-        ::signal(SIGPIPE, SIG_DFL);
-        sigset_t none;  // the runner blocks SIGINT/SIGTERM in its threads; the engine starts clean
-        sigemptyset(&none);
-        ::sigprocmask(SIG_SETMASK, &none, nullptr);
-        if (dir != nullptr && ::chdir(dir) != 0) {
-            const int e = errno;
-            (void)!::write(exec_status[1], &e, sizeof e);
-            ::_exit(127);
-        }
-        ::execvp(argv[0], argv.data());
-        const int e = errno;
-        (void)!::write(exec_status[1], &e, sizeof e);
-        ::_exit(127);
-    }
-    ::setpgid(pid, pid);  // also from the parent, so that the group exists before any kill
-    ::close(to_child[0]);
-    ::close(from_child[1]);
-    ::close(err_fd);
-    ::close(exec_status[1]);
-    int child_errno = 0;
-    ssize_t n;
-    do {
-        n = ::read(exec_status[0], &child_errno, sizeof child_errno);
-    } while (n < 0 && errno == EINTR);
-    ::close(exec_status[0]);
-    conn->pid_ = pid;
-    conn->read_fd_ = from_child[0];
-    conn->write_fd_ = to_child[1];
-    if (n == static_cast<ssize_t>(sizeof child_errno)) {
-        conn->close(std::chrono::milliseconds(0));
+    if (pid < 0) return make_error("fork: " + errno_text());
+    if (pid == 0) run_child(setup);
+    ::setpgid(pid, pid);         // also from the parent, so that the group exists before any kill
+    exec_status->write.reset();  // the child's copy is then the only one: exec closes it, or it reports
+    const int child_errno = child_start_errno(exec_status->read.get());
+    pid_ = pid;
+    read_fd_ = from_child->read.release();
+    write_fd_ = to_child->write.release();
+    if (child_errno != 0) {
+        close(std::chrono::milliseconds(0));
         return make_error("cannot start '" + endpoint.command[0] + "': " + std::strerror(child_errno));
     }
-    return conn;
+    return true;
 }
 
 EngineConnection::~EngineConnection() { close(); }

@@ -55,6 +55,8 @@ public:
     [[nodiscard]] std::string recent_traffic() const;
 
 private:
+    // Starts the engine's command as a child process on two pipes (open() after its checks).
+    [[nodiscard]] Expected<bool> start_process(const EngineEndpoint& endpoint);
     EngineConnection() = default;
     void remember(const std::string& prefix, const std::string& line);
 
