@@ -39,8 +39,9 @@ std::string move_scores_text(const Position& pos, Move only = kNoMove, int claim
     for (const int sq : squares(pos.moves())) {
         if (only != kNoMove && sq != only) continue;
         const int score = only != kNoMove ? claimed : -plain_solve(pos.play(sq));
-        text +=
-            " " + move_to_string(static_cast<Move>(sq)) + ":" + (score >= 0 ? "+" : "") + std::to_string(score) + ";";
+        // Appended piece by piece: GCC 12 reports a false -Wstringop-overflow on `" " + std::string`.
+        text.append(" ").append(move_to_string(static_cast<Move>(sq))).append(score >= 0 ? ":+" : ":");
+        text.append(std::to_string(score)).append(";");
     }
     return text;
 }
