@@ -14,8 +14,9 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
-#include <utility>
 #include <vector>
+
+#include "engine/core/unique_fd.hpp"
 
 namespace reversi::match {
 
@@ -64,25 +65,6 @@ Expected<int> connect_tcp(const std::string& host, int port) {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
-
-// A file descriptor, closed when it goes out of scope unless released.
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) noexcept : fd_(fd) {}
-    UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
-    UniqueFd& operator=(UniqueFd&&) = delete;
-    ~UniqueFd() { reset(); }
-    [[nodiscard]] int get() const noexcept { return fd_; }
-    int release() noexcept { return std::exchange(fd_, -1); }
-    void reset() noexcept {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = -1;
-    }
-
-private:
-    int fd_ = -1;
-};
 
 struct Pipe {
     UniqueFd read;

@@ -1,7 +1,10 @@
 #pragma once
 // What both modes of reversi-solve (file_mode.cpp, variant_mode.cpp) check and print the same way.
+#include <cstdio>
+
 #include "engine/board/notation.hpp"
 #include "engine/core/bound.hpp"
+#include "engine/endgame/solve_control.hpp"
 
 namespace reversi::solve_tool {
 
@@ -23,6 +26,12 @@ namespace reversi::solve_tool {
 // A root move's score as the progress lines print it: nothing for an exact one, else which bound it is.
 [[nodiscard]] constexpr const char* bound_suffix(Bound bound) noexcept {
     return bound == Bound::Exact ? "" : (bound == Bound::Lower ? " (>=)" : " (<=)");
+}
+
+// --verbose: the solver's periodic report (a progress without a move) on stderr, time and nodes so far.
+inline void print_periodic_report(const endgame::RootProgress& p) {
+    std::fprintf(stderr, "  ... %.3fs %llu nodes\n", static_cast<double>(p.time.count()) / 1000.0,
+                 static_cast<unsigned long long>(p.nodes));
 }
 
 }  // namespace reversi::solve_tool

@@ -25,11 +25,7 @@ struct Totals {
 // --verbose: every root move's result (and the periodic reports) on stderr.
 endgame::ProgressCallback verbose_progress() {
     return [](const endgame::RootProgress& p) {
-        if (p.move == kNoMove) {  // periodic report
-            std::fprintf(stderr, "  ... %.3fs %llu nodes\n", static_cast<double>(p.time.count()) / 1000.0,
-                         static_cast<unsigned long long>(p.nodes));
-            return;
-        }
+        if (p.move == kNoMove) return print_periodic_report(p);
         std::fprintf(stderr, "  [level %d]%s %s %+d%s %.3fs %llu nodes\n", p.selectivity_level,
                      p.pass_end ? " pass" : "", move_to_string(p.move).c_str(), p.score, bound_suffix(p.bound),
                      static_cast<double>(p.time.count()) / 1000.0, static_cast<unsigned long long>(p.nodes));
@@ -87,6 +83,11 @@ int solve_file(const FileRun& run) {
     if (run.simple_ordering) solver.set_pattern(nullptr);
     print_header(run, solver);
     const endgame::ProgressCallback progress = run.verbose ? verbose_progress() : endgame::ProgressCallback{};
+    endgame::SolveOptions options = run.options;
+    if (run.wld) {
+        options.alpha = -1;
+        options.beta = 1;
+    }
     std::atomic<bool> stop{false};
     Totals totals;
     for (long long n = run.first; n <= run.last; ++n) {
@@ -94,7 +95,7 @@ int solve_file(const FileRun& run) {
         if (!run.keep_hash) solver.clear();
         const std::clock_t c0 = std::clock();
         const auto t0 = std::chrono::steady_clock::now();
-        auto result = solver.solve(entry.position, run.options, stop, progress);
+        auto result = solver.solve(entry.position, options, stop, progress);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         // Processor time of all threads: on a loaded machine it shows the work done better than the wall clock.
         const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;

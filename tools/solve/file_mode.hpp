@@ -17,9 +17,9 @@ struct FileRun {
     long long first = 1;
     long long last = 1;
     std::size_t hash_mib = 256;
-    endgame::SolveOptions options;  // threads, aspiration, selective passes, split, the window (--wld)
-    bool wld = false;
-    bool simple_ordering = false;  // --ordering simple: no pattern evaluation, no selective passes
+    endgame::SolveOptions options;  // threads, aspiration, selective passes, split (the window: `wld`)
+    bool wld = false;               // win/loss/draw: the window (-1, 1), results compared by sign
+    bool simple_ordering = false;   // --ordering simple: no pattern evaluation, no selective passes
     bool keep_hash = false;
     bool verbose = false;
 };

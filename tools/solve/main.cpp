@@ -164,10 +164,6 @@ int main(int argc, char** argv) {
     run.options = *options;
     run.options.threads = static_cast<int>(*threads);
     run.wld = args.has("wld");
-    if (run.wld) {
-        run.options.alpha = -1;
-        run.options.beta = 1;
-    }
     run.simple_ordering = ordering == "simple";
     run.keep_hash = args.has("keep-hash");
     run.verbose = args.has("verbose");

@@ -25,11 +25,7 @@ std::string pv_text(const std::vector<Move>& pv, Variant variant) {
 
 endgame::ProgressCallback verbose_progress(Variant variant) {
     return [variant](const endgame::RootProgress& p) {
-        if (p.move == kNoMove) {
-            std::fprintf(stderr, "  ... %.3fs %llu nodes\n", static_cast<double>(p.time.count()) / 1000.0,
-                         static_cast<unsigned long long>(p.nodes));
-            return;
-        }
+        if (p.move == kNoMove) return print_periodic_report(p);
         std::fprintf(stderr, "  %s%s %+d%s %.3fs %llu nodes\n", p.pass_end ? "pass " : "",
                      local_move_to_string(p.move, variant).c_str(), p.score, bound_suffix(p.bound),
                      static_cast<double>(p.time.count()) / 1000.0, static_cast<unsigned long long>(p.nodes));

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "engine/core/replace_file.hpp"
+#include "engine/core/unique_fd.hpp"
 
 namespace reversi::eval {
 
@@ -252,21 +253,6 @@ Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const st
 
 namespace {
 
-// Closes a file descriptor on scope exit.
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) noexcept : fd_(fd) {}
-    ~FileDescriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    [[nodiscard]] int get() const noexcept { return fd_; }
-
-private:
-    int fd_;
-};
-
 // Reads up to `limit` bytes from a regular file (retrying on EINTR); false on a read error.
 bool read_up_to(int fd, std::vector<std::uint8_t>& bytes, std::size_t limit) {
     std::uint8_t chunk[65536];
@@ -293,7 +279,7 @@ Expected<std::vector<std::uint8_t>> read_weights_bytes(const std::string& path, 
     const std::string name = what + " " + (source.empty() ? path : source) + ": ";
     try {
         // O_NONBLOCK: opening a FIFO without a writer (or a device) must not wait; regular files ignore it.
-        FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+        const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
         if (fd.get() < 0) return make_error(name + "cannot open the file");
         struct stat st {};
         if (::fstat(fd.get(), &st) != 0) return make_error(name + "cannot open the file");
