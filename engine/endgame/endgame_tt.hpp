@@ -85,7 +85,11 @@ public:
     // `selectivity_level`: the level of the search that proved the bound (0 = exact).
     void store(std::uint64_t key, int empties, int lower, int upper, Move move, std::uint64_t nodes,
                int selectivity_level = 0) noexcept;
-    void prefetch(std::uint64_t key, int empties) const noexcept { __builtin_prefetch(&bucket(key, empties)); }
+    // Always inlined: GCC 12 deletes calls to a function whose only effect is a prefetch
+    // (tools/scripts/check-prefetch.sh).
+    [[gnu::always_inline]] void prefetch(std::uint64_t key, int empties) const noexcept {
+        __builtin_prefetch(&bucket(key, empties));
+    }
     // Per mille of the entries written by the current generation, over 1000 entries spread over the table.
     [[nodiscard]] int hashfull() const noexcept;
 

@@ -106,6 +106,15 @@ int SearchWorker::shallow(Bitboard P, Bitboard O, int alpha, int beta, int empti
     return best;
 }
 
+namespace {
+
+// The key of the child of (P, O) after the listed move m.
+[[gnu::always_inline]] inline std::uint64_t child_key(Bitboard P, Bitboard O, const EndgameMove& m) noexcept {
+    return hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square));
+}
+
+}  // namespace
+
 template <bool Pv>
 int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves) {
     ++nodes_;
@@ -114,22 +123,17 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         return 0;
     }
     if (int upper = 0; alpha >= stability_threshold(empties) && stability_cutoff(P, O, alpha, upper)) return upper;
-    const bool use_tt = empties >= kHashEmpties;
     const std::uint64_t key = hash_discs(P, O);
-    EndgameTTData entry;
-    Move hash_move = kNoMove;
-    Move second_move = kNoMove;
-    if (use_tt && tt_.probe(key, empties, entry)) {
+    TableMoves table;
+    if (EndgameTTData entry; empties >= kHashEmpties && tt_.probe(key, empties, entry)) {
         if (int cut = 0; entry.cuts(selectivity_level_, alpha, beta, cut)) return cut;
-        hash_move = entry.move;
-        second_move = entry.second;
+        table = {entry.move, entry.second};
     }
 
     // The level of the bounds stored here: below probcut_empties_ the subtree never cuts.
     const int level = empties >= probcut_empties_ ? selectivity_level_ : 0;
     if (level > 0 && pattern_) {
-        int cut = 0;
-        if (probcut(P, O, alpha, beta, empties, cut)) return cut;
+        if (int cut = 0; probcut(P, O, alpha, beta, empties, cut)) return cut;
     }
 
     if (moves == kUnknownMoves) moves = legal_moves(P, O);
@@ -139,99 +143,117 @@ int SearchWorker::hashed(Bitboard P, Bitboard O, int alpha, int beta, int emptie
         return Pv ? -hashed<true>(O, P, -beta, -alpha, empties, replies)
                   : -hashed<false>(O, P, -beta, -alpha, empties, replies);
     }
+    return search_moves<Pv>(P, O, alpha, beta, empties, moves, key, level, table);
+}
 
+template <bool Pv>
+[[gnu::always_inline]] inline int SearchWorker::search_moves(Bitboard P, Bitboard O, int alpha, int beta, int empties,
+                                                             Bitboard moves, std::uint64_t key, int level,
+                                                             TableMoves table) {
     const std::uint64_t nodes_before = nodes_;
     EndgameMoveList list;
-    // The children's table buckets, fetched together: their probes (ETC below, then each child's own
-    // at its entry) find them in the cache instead of waiting for one memory access after another.
-    const auto child_key = [&](const EndgameMove& m) {
-        return hash_discs(O ^ m.flipped, P ^ m.flipped ^ square_bit(m.square));
-    };
-    const auto prefetch_children = [&](int from) {
-        if (empties - 1 < kHashEmpties) return;
-        for (int i = from; i < list.size; ++i)
-            tt_.prefetch(child_key(list.moves[static_cast<std::size_t>(i)]), empties - 1);
-    };
     // Without ETC, a legal table move is searched before the other moves are listed: when it cuts, their
     // flips and prefetches are never paid for (FFO #41-#44: -1.2 % instructions, docs/endgame.md).
     const bool etc = !Pv && empties >= kEtcEmpties;
-    const bool table_move_alone = !etc && hash_move != kNoMove && (moves & square_bit(hash_move)) != 0;
+    const bool table_move_alone = !etc && table.first != kNoMove && (moves & square_bit(table.first)) != 0;
     if (table_move_alone) {
-        list.moves[0] = listed_move(P, O, hash_move);
+        list.moves[0] = listed_move(P, O, table.first);
         list.size = 1;
     } else {
         list_moves(list, P, O, moves);
-        prefetch_children(0);
+        prefetch_children(list, 0, P, O, empties);
     }
+    if (int cut = 0; etc && etc_cut(list, P, O, key, empties, beta, level, cut)) return cut;
 
-    // Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
-    if (etc) {
-        for (int i = 0; i < list.size; ++i) {
-            const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-            EndgameTTData child;
-            if (tt_.probe(child_key(m), empties - 1, child) && child.usable(selectivity_level_) &&
-                -child.upper >= beta) {
-                tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
-                          child.selectivity_level > level ? child.selectivity_level : level);
-                return -child.upper;
-            }
-        }
-    }
-
-    int best = -kInfinity;
-    Move best_move = kNoMove;
-    const int alpha_in = alpha;
-    // Searches list entry i (PVS: the first with the full window); true on a cutoff.
-    const auto search_move = [&](int i) {
-        const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
-        const Bitboard np = O ^ m.flipped;
-        const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
-        int score;
-        if (!Pv || i == 0) {
-            score = Pv ? -dispatch_pv(np, no, -beta, -alpha, empties - 1, m.replies)
-                       : -dispatch_nws(np, no, -beta, empties - 1, m.replies);
-        } else {
-            score = -dispatch_nws(np, no, -alpha - 1, empties - 1, m.replies);
-            if (score > alpha && score < beta) score = -dispatch_pv(np, no, -beta, -alpha, empties - 1, m.replies);
-        }
-        if (aborted_) return true;
-        if (score > best) {
-            best = score;
-            best_move = static_cast<Move>(m.square);
-            if (best >= beta) return true;
-            if (best > alpha) alpha = best;
-        }
-        return false;
-    };
+    NodeWindow w{alpha, beta};
     // The table's move first, before the others are scored: when it cuts, their ordering searches are
     // never paid for. The order of the moves searched is exactly that of scoring them all first.
-    const int first = table_move_alone ? 1 : (hash_move != kNoMove ? list.bring_to_front(hash_move) : 0);
-    bool cut = first == 1 && search_move(0);
+    const int first = table_move_alone ? 1 : (table.first != kNoMove ? list.bring_to_front(table.first) : 0);
+    bool cut = first == 1 && search_listed<Pv>(list, 0, P, O, empties, w);
     if (!cut && table_move_alone) {
         // The same list as listing them all first and bringing the table's move to the front.
         list_moves(list, P, O, moves);
-        list.bring_to_front(hash_move);
-        prefetch_children(1);
+        list.bring_to_front(table.first);
+        prefetch_children(list, 1, P, O, empties);
     }
-    if (!cut) {
-        scored_children_ +=
-            score_listed_moves(list, first, P, O, empties, hash_move, second_move, nodes_, pattern_, alpha);
-        for (int i = first; i < list.size && !cut; ++i) {
-            // Once a move is searched, the rest may go to an idle thread (split_point.hpp).
-            if (i > 0 && board_ && empties >= kSplitEmpties && list.size - i >= 2 && board_->wanted()) {
-                cut = split<Pv>(list, i, P, O, alpha, beta, empties, best, best_move);
-                break;
-            }
-            list.pick_best(i);
-            cut = search_move(i);
+    if (!cut) search_ordered<Pv>(list, first, P, O, empties, table, w);
+    if (aborted_) return 0;
+    if (empties < kHashEmpties) return w.best;
+    const int lower = w.best > alpha ? w.best : -kScoreMax;
+    const int upper = w.best < beta ? w.best : kScoreMax;
+    tt_.store(key, empties, lower, upper, w.best > alpha ? w.best_move : kNoMove, nodes_ - nodes_before, level);
+    return w.best;
+}
+
+// The children's table buckets, fetched together: their probes (ETC, then each child's own at its entry)
+// find them in the cache instead of waiting for one memory access after another. Inlined, like the
+// prefetch itself: as a lambda of its own GCC 12 deleted it (tools/scripts/check-prefetch.sh).
+[[gnu::always_inline]] inline void SearchWorker::prefetch_children(const EndgameMoveList& list, int from, Bitboard P,
+                                                                   Bitboard O, int empties) const noexcept {
+    if (empties - 1 < kHashEmpties) return;
+    for (int i = from; i < list.size; ++i)
+        tt_.prefetch(child_key(P, O, list.moves[static_cast<std::size_t>(i)]), empties - 1);
+}
+
+// Enhanced transposition cutoff: a child whose stored upper bound already refutes it proves a cut.
+[[gnu::always_inline]] inline bool SearchWorker::etc_cut(const EndgameMoveList& list, Bitboard P, Bitboard O,
+                                                         std::uint64_t key, int empties, int beta, int level,
+                                                         int& score) {
+    for (int i = 0; i < list.size; ++i) {
+        const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+        EndgameTTData child;
+        if (tt_.probe(child_key(P, O, m), empties - 1, child) && child.usable(selectivity_level_) &&
+            -child.upper >= beta) {
+            tt_.store(key, empties, -child.upper, kScoreMax, static_cast<Move>(m.square), 1,
+                      child.selectivity_level > level ? child.selectivity_level : level);
+            score = -child.upper;
+            return true;
         }
     }
-    if (aborted_) return 0;
-    if (!use_tt) return best;
-    const int lower = best > alpha_in ? best : -kScoreMax;
-    const int upper = best < beta ? best : kScoreMax;
-    tt_.store(key, empties, lower, upper, best > alpha_in ? best_move : kNoMove, nodes_ - nodes_before, level);
-    return best;
+    return false;
+}
+
+// Searches list entry i (PVS: the first with the full window); true on a cutoff.
+template <bool Pv>
+[[gnu::always_inline]] inline bool SearchWorker::search_listed(const EndgameMoveList& list, int i, Bitboard P,
+                                                               Bitboard O, int empties, NodeWindow& w) {
+    const EndgameMove& m = list.moves[static_cast<std::size_t>(i)];
+    const Bitboard np = O ^ m.flipped;
+    const Bitboard no = P ^ m.flipped ^ square_bit(m.square);
+    int score;
+    if (!Pv || i == 0) {
+        score = Pv ? -dispatch_pv(np, no, -w.beta, -w.alpha, empties - 1, m.replies)
+                   : -dispatch_nws(np, no, -w.beta, empties - 1, m.replies);
+    } else {
+        score = -dispatch_nws(np, no, -w.alpha - 1, empties - 1, m.replies);
+        if (score > w.alpha && score < w.beta) score = -dispatch_pv(np, no, -w.beta, -w.alpha, empties - 1, m.replies);
+    }
+    if (aborted_) return true;
+    if (score > w.best) {
+        w.best = score;
+        w.best_move = static_cast<Move>(m.square);
+        if (w.best >= w.beta) return true;
+        if (w.best > w.alpha) w.alpha = w.best;
+    }
+    return false;
+}
+
+// The moves from list entry `first` on, scored and searched best first (or offered to idle threads).
+template <bool Pv>
+[[gnu::always_inline]] inline void SearchWorker::search_ordered(EndgameMoveList& list, int first, Bitboard P,
+                                                                Bitboard O, int empties, TableMoves table,
+                                                                NodeWindow& w) {
+    scored_children_ +=
+        score_listed_moves(list, first, P, O, empties, table.first, table.second, nodes_, pattern_, w.alpha);
+    for (int i = first; i < list.size; ++i) {
+        // Once a move is searched, the rest may go to an idle thread (split_point.hpp).
+        if (i > 0 && board_ && empties >= kSplitEmpties && list.size - i >= 2 && board_->wanted()) {
+            split<Pv>(list, i, P, O, w.alpha, w.beta, empties, w.best, w.best_move);
+            return;
+        }
+        list.pick_best(i);
+        if (search_listed<Pv>(list, i, P, O, empties, w)) return;
+    }
 }
 
 template <bool Pv>

@@ -86,6 +86,31 @@ private:
     // `moves`: P's legal moves when the caller has them (from the parent's ordering), else kUnknownMoves.
     template <bool Pv>
     int hashed(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves = kUnknownMoves);
+    // The table's moves for a hashed node's ordering (kNoMove when it has none).
+    struct TableMoves {
+        Move first = kNoMove;
+        Move second = kNoMove;
+    };
+    // The window of a hashed node's move loop (alpha rises with the best score) and its best so far.
+    struct NodeWindow {
+        int alpha;
+        int beta;
+        int best = -kInfinity;
+        Move best_move = kNoMove;
+    };
+    // hashed's moves, after its cuts and its pass: listed, the ETC tried, searched; the bound stored.
+    template <bool Pv>
+    int search_moves(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves, std::uint64_t key,
+                     int level, TableMoves table);
+    void prefetch_children(const EndgameMoveList& list, int from, Bitboard P, Bitboard O, int empties) const noexcept;
+    // True, with `score`, when a child's stored upper bound refutes it (the cut is stored for the node).
+    bool etc_cut(const EndgameMoveList& list, Bitboard P, Bitboard O, std::uint64_t key, int empties, int beta,
+                 int level, int& score);
+    template <bool Pv>
+    bool search_listed(const EndgameMoveList& list, int i, Bitboard P, Bitboard O, int empties, NodeWindow& w);
+    template <bool Pv>
+    void search_ordered(EndgameMoveList& list, int first, Bitboard P, Bitboard O, int empties, TableMoves table,
+                        NodeWindow& w);
     int shallow(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves = kUnknownMoves);
     int dispatch_pv(Bitboard P, Bitboard O, int alpha, int beta, int empties, Bitboard moves = kUnknownMoves);
     int dispatch_nws(Bitboard P, Bitboard O, int alpha, int empties, Bitboard moves = kUnknownMoves);

@@ -85,7 +85,11 @@ public:
 
     [[nodiscard]] bool probe(std::uint64_t key, TTData& out) const noexcept;
     // Asks the memory for the bucket of `key`, so that a probe soon after does not wait for it.
-    void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(&buckets_[key & mask_]); }
+    // Always inlined: GCC 12 deletes calls to a function whose only effect is a prefetch
+    // (tools/scripts/check-prefetch.sh).
+    [[gnu::always_inline]] void prefetch(std::uint64_t key) const noexcept {
+        __builtin_prefetch(&buckets_[key & mask_]);
+    }
     // Scores are clamped to the storable range; depth to 0..kMaxDepth. `selective`: the bounds come from
     // a selective search (see above).
     void store(std::uint64_t key, int depth, int lower, int upper, Move move, bool selective = false) noexcept;

@@ -6,8 +6,9 @@
 # ThreadSanitizer (REVERSI_TSAN=0 skips that stage). Before building it checks the formatting
 # (check-format.sh), that no file includes a higher layer (check-layers.sh) and the Kubernetes manifests
 # offline (check-deploy.sh); after the Release tests,
-# that every test case is a ctest test (check-test-count.sh) and that bench's node total is
-# tools/bench-nodes (check-bench.sh).
+# that every test case is a ctest test (check-test-count.sh), that bench's node total is
+# tools/bench-nodes (check-bench.sh) and that the searches' table prefetches were not compiled away
+# (check-prefetch.sh).
 # Usage: tools/scripts/run-tests.sh [stage ...]   stages: release asan fuzz tsan (default: all four)
 # Compile time is most of CI's time: the ASan preset compiles the front ends, the tools and the tests that
 # drive child processes at -O0 and only the engine and the computing test binaries at -O1 (REVERSI_HOT_OPT),
@@ -60,6 +61,7 @@ for stage in "${stages[@]}"; do
       ctest --preset "$stage"
       bash tools/scripts/check-test-count.sh "build/$stage"
       [ "$stage" != release ] || bash tools/scripts/check-bench.sh "build/$stage"
+      [ "$stage" != release ] || bash tools/scripts/check-prefetch.sh "build/$stage"
       ;;
   esac
   echo "=== $stage: $(( $(date +%s) - t0 )) s" >&2
