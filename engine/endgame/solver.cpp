@@ -91,29 +91,13 @@ public:
             spawned = threads_ - 1;
             for (int t = 1; t < threads_; ++t) {
                 helpers.run([this, t, &helper_counts, &helper_aborted] {
-                    // Counted busy from its start, not from its queueing: a task that no worker starts
-                    // is run by the caller at the join, after the others, and must not be waited for.
-                    busy_.fetch_add(1);
-                    started_.fetch_add(1);
-                    SearchWorker w(tt_, control_, &cutoff_, pattern_);
-                    w.set_selectivity_level(selectivity_level_);
-                    w.set_probcut_empties(probcut_empties_);
-                    w.set_split_board(board_);
-                    split_loop(w);
-                    busy_.fetch_sub(1);
-                    // No move left: help the threads still searching (the split points they offer) until
-                    // the pass is over.
-                    if (board_ && !w.aborted()) w.wait_helping(kScoreMax, [this] { return pass_over(); });
-                    helper_counts[static_cast<std::size_t>(t - 1)] = w.counts();
-                    helper_aborted[static_cast<std::size_t>(t - 1)] = w.aborted() ? 1 : 0;
+                    help_pass(helper_counts[static_cast<std::size_t>(t - 1)],
+                              helper_aborted[static_cast<std::size_t>(t - 1)]);
                 });
             }
         };
         if (moves.size() > 1 && !ybwc) spawn_helpers();
-        SearchWorker main(tt_, control_, &cutoff_, pattern_);
-        main.set_selectivity_level(selectivity_level_);
-        main.set_probcut_empties(probcut_empties_);
-        main.set_split_board(board_);
+        SearchWorker main = pass_worker();
         bool first_aborted = false;
         int score = 0;
         if (ybwc) {
@@ -153,6 +137,30 @@ public:
     }
 
 private:
+    // A worker of this pass: its selectivity, probcut depth and split points.
+    SearchWorker pass_worker() {
+        SearchWorker w(tt_, control_, &cutoff_, pattern_);
+        w.set_selectivity_level(selectivity_level_);
+        w.set_probcut_empties(probcut_empties_);
+        w.set_split_board(board_);
+        return w;
+    }
+
+    // A helper thread's part of the pass: the root moves it takes, then help at the split points of the
+    // threads still searching until the pass is over; its counts and whether it was stopped.
+    void help_pass(WorkerCounts& counts, char& aborted) {
+        // Counted busy from its start, not from its queueing: a task that no worker starts is run by the
+        // caller at the join, after the others, and must not be waited for.
+        busy_.fetch_add(1);
+        started_.fetch_add(1);
+        SearchWorker w = pass_worker();
+        split_loop(w);
+        busy_.fetch_sub(1);
+        if (board_ && !w.aborted()) w.wait_helping(kScoreMax, [this] { return pass_over(); });
+        counts = w.counts();
+        aborted = w.aborted() ? 1 : 0;
+    }
+
     // A principal-variation node below the pass's first move (P to move, window (alpha, beta)), searched
     // by the calling thread's worker `w` or, from split_empties_ on, as a YBWC split of its own among all
     // the threads (its first move recursively, then the others shared). Sets `aborted` when stopped; the

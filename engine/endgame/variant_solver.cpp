@@ -97,12 +97,7 @@ public:
         const Bitboard empties = board_.playable & ~(P | O);
         const int n = popcount(empties);
         if (n <= kSortEmpties) return shallow(P, O, empties, alpha, beta, false);
-        if (nodes_ - charged_ >= SolveControl::kPollNodes) {
-            control_.charge(nodes_ - charged_);
-            charged_ = nodes_;
-            if (control_.halted() || (cutoff_ && cutoff_->load(std::memory_order_relaxed))) aborted_ = true;
-        }
-        if (aborted_) return 0;
+        if (must_stop()) return 0;
         ++nodes_;
         // Stability cutoff: P ends with at most squares - stable(O) discs.
         if (board_.squares - 2 * popcount(O) <= alpha) {
@@ -112,16 +107,7 @@ public:
         const bool use_tt = n >= kHashEmpties;
         const std::uint64_t key = use_tt ? hash_discs(P, O) ^ board_.salt : 0;
         Move hash_move = kNoMove;
-        if (use_tt) {
-            EndgameTTData e;
-            if (tt_.probe(key, n, e)) {
-                int score = 0;
-                if (e.cuts(0, alpha, beta, score)) return score;
-                hash_move = e.move;
-                if (e.lower > alpha) alpha = e.lower;  // still inside (alpha, beta): the bounds narrow it
-                if (e.upper < beta) beta = e.upper;
-            }
-        }
+        if (int score = 0; use_tt && table_cut(key, n, alpha, beta, hash_move, score)) return score;
         const Bitboard moves = legal_moves(P, O) & empties;
         if (!moves) {
             if (!(legal_moves(O, P) & empties)) return board_.final_score(P, O);
@@ -130,49 +116,13 @@ public:
         const std::uint64_t nodes_before = nodes_;
         std::array<ScoredMove, 64> list;
         int count = 0;
-        const Bitboard odd = odd_quadrants(empties);
-        for (const int sq : squares(moves)) {
-            ScoredMove& m = list[static_cast<std::size_t>(count++)];
-            const Bitboard f = flips(P, O, sq);
-            m.square = sq;
-            m.next_p = O ^ f;
-            m.next_o = P ^ f ^ square_bit(sq);
-            if (n - 1 >= kHashEmpties) {  // enhanced transposition cutoff
-                EndgameTTData child;
-                if (tt_.probe(hash_discs(m.next_p, m.next_o) ^ board_.salt, n - 1, child) && -child.upper >= beta) {
-                    tt_.store(key, n, -child.upper, kScoreMax, static_cast<Move>(sq), 1);
-                    return -child.upper;
-                }
-            }
-            score_move(m, empties, odd, hash_move);
-        }
-        const int alpha0 = alpha;
-        int best = -kInfinity;
+        if (int score = 0; list_scored_moves(P, O, empties, moves, key, beta, hash_move, list, count, score))
+            return score;
         Move best_move = kNoMove;
-        for (int i = 0; i < count; ++i) {
-            auto top = std::max_element(list.begin() + i, list.begin() + count,
-                                        [](const ScoredMove& a, const ScoredMove& b) { return a.key < b.key; });
-            std::iter_swap(list.begin() + i, top);
-            const ScoredMove& m = list[static_cast<std::size_t>(i)];
-            int score = 0;
-            if (i == 0) {
-                score = -search<Pv>(m.next_p, m.next_o, -beta, -alpha);
-            } else {
-                score = -search<false>(m.next_p, m.next_o, -alpha - 1, -alpha);
-                if (Pv && score > alpha && score < beta) score = -search<true>(m.next_p, m.next_o, -beta, -alpha);
-            }
-            if (aborted_) return 0;
-            if (score > best) {
-                best = score;
-                best_move = static_cast<Move>(m.square);
-                if (score > alpha) {
-                    alpha = score;
-                    if (alpha >= beta) break;
-                }
-            }
-        }
+        const int best = search_moves<Pv>(list, count, alpha, beta, best_move);
+        if (aborted_) return 0;
         if (use_tt) {
-            const int lower = best > alpha0 ? best : -kScoreMax;
+            const int lower = best > alpha ? best : -kScoreMax;
             const int upper = best < beta ? best : kScoreMax;
             tt_.store(key, n, lower, upper, best_move, nodes_ - nodes_before);
         }
@@ -207,6 +157,84 @@ public:
     void add_node() noexcept { ++nodes_; }
 
 private:
+    // Charges the nodes every SolveControl::kPollNodes; true (and aborted) once the solve is halted or a
+    // split's cutoff is set.
+    bool must_stop() {
+        if (nodes_ - charged_ >= SolveControl::kPollNodes) {
+            control_.charge(nodes_ - charged_);
+            charged_ = nodes_;
+            if (control_.halted() || (cutoff_ && cutoff_->load(std::memory_order_relaxed))) aborted_ = true;
+        }
+        return aborted_;
+    }
+
+    // The table's entry for the node `key` with n empties: true with `score` when its bounds decide the
+    // window; else the window narrowed to them and `hash_move` set.
+    bool table_cut(std::uint64_t key, int n, int& alpha, int& beta, Move& hash_move, int& score) {
+        EndgameTTData e;
+        if (!tt_.probe(key, n, e)) return false;
+        if (e.cuts(0, alpha, beta, score)) return true;
+        hash_move = e.move;
+        if (e.lower > alpha) alpha = e.lower;  // still inside (alpha, beta): the bounds narrow it
+        if (e.upper < beta) beta = e.upper;
+        return false;
+    }
+
+    // Lists and scores the moves of (P, O) in list[0, count). True, with `score`, when a child's stored
+    // upper bound already refutes it (enhanced transposition cutoff, from kHashEmpties + 1 empties; the
+    // cut is stored for the node).
+    bool list_scored_moves(Bitboard P, Bitboard O, Bitboard empties, Bitboard moves, std::uint64_t key, int beta,
+                           Move hash_move, std::array<ScoredMove, 64>& list, int& count, int& score) {
+        const int n = popcount(empties);
+        const Bitboard odd = odd_quadrants(empties);
+        for (const int sq : squares(moves)) {
+            ScoredMove& m = list[static_cast<std::size_t>(count++)];
+            const Bitboard f = flips(P, O, sq);
+            m.square = sq;
+            m.next_p = O ^ f;
+            m.next_o = P ^ f ^ square_bit(sq);
+            if (n - 1 >= kHashEmpties) {
+                EndgameTTData child;
+                if (tt_.probe(hash_discs(m.next_p, m.next_o) ^ board_.salt, n - 1, child) && -child.upper >= beta) {
+                    tt_.store(key, n, -child.upper, kScoreMax, static_cast<Move>(sq), 1);
+                    score = -child.upper;
+                    return true;
+                }
+            }
+            score_move(m, empties, odd, hash_move);
+        }
+        return false;
+    }
+
+    // NegaScout over the listed moves, best key first; the best score (fail-soft) and its move.
+    template <bool Pv>
+    int search_moves(std::array<ScoredMove, 64>& list, int count, int alpha, int beta, Move& best_move) {
+        int best = -kInfinity;
+        for (int i = 0; i < count; ++i) {
+            auto top = std::max_element(list.begin() + i, list.begin() + count,
+                                        [](const ScoredMove& a, const ScoredMove& b) { return a.key < b.key; });
+            std::iter_swap(list.begin() + i, top);
+            const ScoredMove& m = list[static_cast<std::size_t>(i)];
+            int score = 0;
+            if (i == 0) {
+                score = -search<Pv>(m.next_p, m.next_o, -beta, -alpha);
+            } else {
+                score = -search<false>(m.next_p, m.next_o, -alpha - 1, -alpha);
+                if (Pv && score > alpha && score < beta) score = -search<true>(m.next_p, m.next_o, -beta, -alpha);
+            }
+            if (aborted_) return 0;
+            if (score > best) {
+                best = score;
+                best_move = static_cast<Move>(m.square);
+                if (score > alpha) {
+                    alpha = score;
+                    if (alpha >= beta) break;
+                }
+            }
+        }
+        return best;
+    }
+
     // The shallow search that orders moves at kProbeEmpties: `depth` plies of fail-soft alpha-beta, the
     // leaves scored by mobility and corners (units: 1/8 disc-ish), finished games by their score.
     int probe(Bitboard P, Bitboard O, Bitboard empties, int depth, int alpha, int beta) {
