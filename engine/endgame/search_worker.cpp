@@ -43,11 +43,8 @@ bool SearchWorker::probcut(Bitboard P, Bitboard O, int alpha, int beta, int empt
 }
 
 bool SearchWorker::must_stop() {
-    if (nodes_ - charged_ >= SolveControl::kPollNodes) {
-        control_.charge(nodes_ - charged_);
-        charged_ = nodes_;
-    }
-    return control_.halted() || (cutoff_ && cutoff_->load(std::memory_order_relaxed));
+    control_.charge_due(nodes_, charged_);
+    return control_.stopped(cutoff_);
 }
 
 int stability_threshold(int empties) noexcept {

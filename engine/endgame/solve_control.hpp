@@ -56,9 +56,21 @@ public:
         return expired_.load(std::memory_order_relaxed) ||
                (limits_.stop && limits_.stop->load(std::memory_order_relaxed));
     }
+    // halted(), or the search's own `cutoff` flag (may be null: a split's "no longer needed") is set.
+    [[nodiscard]] bool stopped(const std::atomic<bool>* cutoff) const noexcept {
+        return halted() || (cutoff && cutoff->load(std::memory_order_relaxed));
+    }
     // Adds `nodes` searched since the caller's last charge; checks the node budget and the deadline, and
     // sends the periodic report when it is due.
     void charge(std::uint64_t nodes);
+    // A worker's poll: once its node count `nodes` is kPollNodes or more past `charged` (what it has
+    // charged so far), charges the difference and moves `charged` up to it; true when it charged.
+    bool charge_due(std::uint64_t nodes, std::uint64_t& charged) {
+        if (nodes - charged < kPollNodes) return false;
+        charge(nodes - charged);
+        charged = nodes;
+        return true;
+    }
     // Charges nodes without checking the limits (work done outside the workers: root ordering).
     void count(std::uint64_t nodes) noexcept { charged_.fetch_add(nodes, std::memory_order_relaxed); }
     [[nodiscard]] std::uint64_t charged() const noexcept { return charged_.load(std::memory_order_relaxed); }

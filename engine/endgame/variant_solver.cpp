@@ -157,14 +157,10 @@ public:
     void add_node() noexcept { ++nodes_; }
 
 private:
-    // Charges the nodes every SolveControl::kPollNodes; true (and aborted) once the solve is halted or a
-    // split's cutoff is set.
+    // Charges the nodes every SolveControl::kPollNodes and then checks for a stop (the solve halted or a
+    // split's cutoff set); true (and aborted) from then on.
     bool must_stop() {
-        if (nodes_ - charged_ >= SolveControl::kPollNodes) {
-            control_.charge(nodes_ - charged_);
-            charged_ = nodes_;
-            if (control_.halted() || (cutoff_ && cutoff_->load(std::memory_order_relaxed))) aborted_ = true;
-        }
+        if (control_.charge_due(nodes_, charged_) && control_.stopped(cutoff_)) aborted_ = true;
         return aborted_;
     }
 
