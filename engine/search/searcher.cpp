@@ -402,6 +402,179 @@ IterationForecast::Micros micros_since(Clock::time_point start) {
     return std::chrono::duration_cast<IterationForecast::Micros>(Clock::now() - start);
 }
 
+// The first of `moves` in the search's own order (the answer before an iteration has completed).
+Move first_in_order(const OthelloOrder& order, const OthelloState& root, const std::vector<Move>& moves) {
+    MoveList list;
+    for (Move m : moves) list.push_back(m);
+    order(root, list, kNoMove, 2);
+    return list[0];
+}
+
+// What the lazy-SMP helpers search: the main thread's position, moves and limits.
+struct HelperSearch {
+    const SearchOptions& options;
+    const SearchLimits& limits;
+    const OthelloState& root;
+    const std::vector<Move>& root_moves;
+    const ProbCut& probcut;
+    bool dedicated_solve;  // the exact iteration is the dedicated solver's, which splits on its own
+};
+
+// The lazy-SMP helpers of one search: `count` tasks on the pool, each its own iterative deepening (odd
+// helpers one ply deeper) with its own context, sharing only the table. stop() (or the destructor)
+// stops them and waits for them; a helper that no worker has started then returns at once.
+class LazySmpHelpers {
+public:
+    // `prototype`: the context each helper copies (its stop flag is the helpers' own).
+    LazySmpHelpers(WorkerPool& pool, int count, const OthelloContext& prototype)
+        : contexts_(static_cast<std::size_t>(count), prototype), tasks_(pool) {
+        for (OthelloContext& c : contexts_) c.stop = &stop_;
+    }
+    LazySmpHelpers(const LazySmpHelpers&) = delete;
+    LazySmpHelpers& operator=(const LazySmpHelpers&) = delete;
+    ~LazySmpHelpers() { stop(); }
+
+    // `search` must outlive the helpers (until stop()).
+    void start(const HelperSearch& search) {
+        search_.emplace(search);
+        for (std::size_t i = 0; i < contexts_.size(); ++i) {
+            tasks_.run([this, i] { iterate(contexts_[i], 1 + static_cast<int>(i % 2)); });
+        }
+    }
+
+    void stop() {
+        stop_.store(true, std::memory_order_relaxed);
+        tasks_.wait();
+    }
+
+    // After stop(): the helpers' counts.
+    [[nodiscard]] std::uint64_t nodes() const noexcept {
+        std::uint64_t n = 0;
+        for (const auto& c : contexts_) n += c.nodes;
+        return n;
+    }
+    [[nodiscard]] std::uint64_t leaves() const noexcept {
+        std::uint64_t n = 0;
+        for (const auto& c : contexts_) n += c.leaves;
+        return n;
+    }
+
+private:
+    void iterate(OthelloContext& ctx, int first_depth) {
+        if (stop_.load(std::memory_order_relaxed)) return;  // started after the search ended
+        const HelperSearch& s = *search_;
+        Driver driver(ctx, s.options, s.limits, s.root, s.root_moves, s.probcut);
+        IterationScores scores;
+        for (int depth : driver.schedule(first_depth)) {
+            if (s.dedicated_solve && driver.is_exact_depth(depth)) break;
+            const RootSearch r = driver.iterate(depth, s.root_moves, scores.guess());
+            if (!r.complete) break;
+            scores.push(r.value);
+        }
+    }
+
+    std::atomic<bool> stop_{false};
+    std::optional<HelperSearch> search_;
+    std::vector<OthelloContext> contexts_;
+    TaskGroup tasks_;  // after what its tasks use: its destructor waits for them
+};
+
+// The main thread's iterations: the MultiPV lines of each, their reports, the time rules between them
+// (the soft limit, scaled while the best move is in doubt, and the forecast of the next iteration), and
+// the search's result, which is always that of the last completed iteration.
+class MainIterations {
+public:
+    struct Setup {
+        Driver& driver;
+        OthelloContext& ctx;
+        const SearchOptions& options;
+        const SearchLimits& limits;
+        const OthelloState& root;
+        const OthelloOrder& order;
+        const TranspositionTable* tt;
+        const ProbCut& probcut;
+        const SearchCallbacks& callbacks;
+        Clock::time_point start;
+    };
+
+    MainIterations(const Setup& setup, SearchResult& result)
+        : s_(setup), scores_(static_cast<std::size_t>(setup.options.multipv)), result_(result) {}
+
+    // Whether the iteration at `depth` may start: before the soft limit, and (a midgame iteration) when
+    // the forecast says it would end before the hard limit. The first iteration always starts, and the
+    // solve's cost is not that of a midgame iteration: it is always tried.
+    [[nodiscard]] bool may_start(int depth) const {
+        const SearchLimits& limits = s_.limits;
+        if (limits.infinite || !limits.soft_time || result_.depth == 0) return true;
+        const auto soft =
+            limits.hard_time ? soft_scale_.scaled(*limits.soft_time, *limits.hard_time) : *limits.soft_time;
+        if (elapsed(s_.start) >= soft) return false;
+        return !limits.hard_time || s_.driver.is_exact_depth(depth) ||
+               forecast_.fits(micros_since(s_.start), *limits.hard_time);
+    }
+
+    // The iteration at `depth`, one line per MultiPV rank over `root_moves`; false when it was stopped.
+    bool run(int depth, const std::vector<Move>& root_moves, Clock::time_point iteration_start) {
+        std::vector<Move> remaining = root_moves;
+        for (int line = 1; line <= s_.options.multipv && !remaining.empty(); ++line) {
+            s_.ctx.max_ply = 0;
+            IterationScores& line_scores = scores_[static_cast<std::size_t>(line - 1)];
+            RootSearch r = s_.driver.iterate(depth, remaining, line_scores.guess());
+            // Stopped: the result stays that of the last completed iteration (move, score and PV together).
+            // A stopped iteration's best-so-far root move is not reported: inside an aspiration window it
+            // may only have beaten a failed bound, and its score is unknown.
+            if (!r.complete) return false;
+            if (r.best_move == kNoMove) r.best_move = first_in_order(s_.order, s_.root, remaining);
+            line_scores.push(r.value);
+            IterationReport report = line_report(depth, line, r);
+            if (line == 1) adopt(depth, r, report);
+            report.soft_limit_factor = soft_scale_.factor();
+            if (s_.callbacks.on_iteration) s_.callbacks.on_iteration(report);
+            remaining.erase(std::remove(remaining.begin(), remaining.end(), r.best_move), remaining.end());
+        }
+        forecast_.push(micros_since(iteration_start));
+        return true;
+    }
+
+private:
+    // The report of MultiPV line `line` of a completed iteration at `depth`.
+    IterationReport line_report(int depth, int line, const RootSearch& r) const {
+        const bool exact = s_.driver.is_exact_depth(depth) && r.selectivity == kMaxSelectivityPercent;
+        IterationReport report;
+        report.depth = depth;
+        report.selective_depth = std::max(depth, s_.ctx.max_ply);
+        report.score = r.value;
+        report.exact = exact && !s_.limits.wld && !r.wld;
+        report.wld = exact && (s_.limits.wld || r.wld);
+        report.multipv = line;
+        report.nodes = s_.ctx.nodes;
+        report.leaves = s_.ctx.leaves;
+        report.time = elapsed(s_.start);
+        report.hashfull = s_.tt ? s_.tt->hashfull() : 0;
+        report.selectivity = s_.driver.is_selective_depth(depth) ? s_.probcut.percent : r.selectivity;
+        report.pv = r.pv.empty() ? principal_variation(s_.tt, s_.root, r.best_move, depth) : r.pv;
+        return report;
+    }
+
+    // The first line of a completed iteration: the search's result, the solve's start and the soft limit.
+    void adopt(int depth, const RootSearch& r, const IterationReport& report) {
+        s_.driver.completed_iteration(r.best_move, r.value);  // the solve, when next, starts from it
+        soft_scale_.push(depth, r.best_move);
+        result_.best_move = r.best_move;
+        result_.score = r.value;
+        result_.exact = report.exact;
+        result_.depth = depth;
+        result_.selectivity = report.selectivity;
+        result_.pv = report.pv;
+    }
+
+    Setup s_;
+    std::vector<IterationScores> scores_;
+    SoftLimitScale soft_scale_;   // the soft limit, extended while the best move is in doubt
+    IterationForecast forecast_;  // no iteration that would be stopped at the hard limit
+    SearchResult& result_;
+};
+
 }  // namespace
 
 SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, const SearchCallbacks& callbacks,
@@ -435,35 +608,12 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
         if (limits.nodes) ctx.node_limit = *limits.nodes;
         if (limits.hard_time) ctx.deadline = start + *limits.hard_time;
     }
-
-    // Lazy-SMP helpers, on the pool.
-    std::atomic<bool> helpers_stop{false};
-    std::vector<OthelloContext> helper_contexts(static_cast<std::size_t>(options.threads - 1),
-                                                OthelloContext{eval, order, tt, &helpers_stop});
-    TaskGroup helpers(impl_->pool);  // after what its tasks use: its destructor waits for them
-    for (std::size_t i = 0; i < helper_contexts.size(); ++i) {
-        helpers.run([&, i] {
-            if (helpers_stop.load(std::memory_order_relaxed)) return;  // started after the search ended
-            OthelloContext& hctx = helper_contexts[i];
-            Driver driver(hctx, options, limits, root, root_moves, probcut);
-            IterationScores scores;
-            for (int depth : driver.schedule(1 + static_cast<int>(i % 2))) {
-                if (dedicated_solve && driver.is_exact_depth(depth)) break;  // the solver splits on its own
-                const RootSearch r = driver.iterate(depth, root_moves, scores.guess());
-                if (!r.complete) break;
-                scores.push(r.value);
-            }
-        });
-    }
+    LazySmpHelpers helpers(impl_->pool, options.threads - 1, OthelloContext{eval, order, tt, nullptr});
+    helpers.start(HelperSearch{options, limits, root, root_moves, probcut, dedicated_solve});
 
     // Fallback move before anything is searched: the first move in the search's own order.
-    {
-        MoveList list;
-        for (Move m : root_moves) list.push_back(m);
-        order(root, list, kNoMove, 2);
-        result.best_move = list[0];
-        result.pv = {list[0]};
-    }
+    result.best_move = first_in_order(order, root, root_moves);
+    result.pv = {result.best_move};
 
     std::optional<DedicatedSolve> dedicated;
     if (dedicated_solve) {
@@ -471,85 +621,18 @@ SearchResult Searcher::search(const Position& pos, const SearchLimits& limits, c
             DedicatedSolve{[this]() -> endgame::EndgameSolver& { return impl_->endgame_solver(); }, start, &callbacks};
     }
     Driver driver(ctx, options, limits, root, root_moves, probcut, dedicated ? &*dedicated : nullptr);
-    std::vector<IterationScores> scores(static_cast<std::size_t>(options.multipv));
-    SoftLimitScale soft_scale;   // the soft limit, extended while the best move is in doubt
-    IterationForecast forecast;  // no iteration that would be stopped at the hard limit
+    MainIterations main(MainIterations::Setup{driver, ctx, options, limits, root, order, tt, probcut, callbacks, start},
+                        result);
     for (int depth : driver.schedule(1)) {
-        if (!limits.infinite && limits.soft_time && result.depth > 0) {
-            const auto soft =
-                limits.hard_time ? soft_scale.scaled(*limits.soft_time, *limits.hard_time) : *limits.soft_time;
-            if (elapsed(start) >= soft) break;
-            // The solve's cost is not that of a midgame iteration: it is always tried.
-            if (limits.hard_time && !driver.is_exact_depth(depth) &&
-                !forecast.fits(micros_since(start), *limits.hard_time)) {
-                break;
-            }
-        }
+        if (!main.may_start(depth)) break;
         const auto iteration_start = Clock::now();
         // The solver splits on the same pool: the helpers' midgame iterations would only take its workers.
-        if (dedicated && driver.is_exact_depth(depth)) {
-            helpers_stop.store(true, std::memory_order_relaxed);
-            helpers.wait();
-        }
-        std::vector<Move> remaining = root_moves;
-        bool complete = true;
-        for (int line = 1; line <= options.multipv && !remaining.empty(); ++line) {
-            ctx.max_ply = 0;
-            IterationScores& line_scores = scores[static_cast<std::size_t>(line - 1)];
-            RootSearch r = driver.iterate(depth, remaining, line_scores.guess());
-            if (!r.complete) {
-                // Stopped: the result stays that of the last completed iteration (move, score and PV
-                // together). A stopped iteration's best-so-far root move is not reported: inside an
-                // aspiration window it may only have beaten a failed bound, and its score is unknown.
-                complete = false;
-                break;
-            }
-            if (r.best_move == kNoMove) {
-                MoveList list;
-                for (Move m : remaining) list.push_back(m);
-                order(root, list, kNoMove, 2);
-                r.best_move = list[0];
-            }
-            line_scores.push(r.value);
-            const bool exact = driver.is_exact_depth(depth) && r.selectivity == kMaxSelectivityPercent;
-            IterationReport report;
-            report.depth = depth;
-            report.selective_depth = std::max(depth, ctx.max_ply);
-            report.score = r.value;
-            report.exact = exact && !limits.wld && !r.wld;
-            report.wld = exact && (limits.wld || r.wld);
-            report.multipv = line;
-            report.nodes = ctx.nodes;
-            report.leaves = ctx.leaves;
-            report.time = elapsed(start);
-            report.hashfull = tt ? tt->hashfull() : 0;
-            report.selectivity = driver.is_selective_depth(depth) ? probcut.percent : r.selectivity;
-            report.pv = r.pv.empty() ? principal_variation(tt, root, r.best_move, depth) : r.pv;
-            if (line == 1) {
-                driver.completed_iteration(r.best_move, r.value);  // the solve, when next, starts from it
-                soft_scale.push(depth, r.best_move);
-                result.best_move = r.best_move;
-                result.score = r.value;
-                result.exact = report.exact;
-                result.depth = depth;
-                result.selectivity = report.selectivity;
-                result.pv = report.pv;
-            }
-            report.soft_limit_factor = soft_scale.factor();
-            if (callbacks.on_iteration) callbacks.on_iteration(report);
-            remaining.erase(std::remove(remaining.begin(), remaining.end(), r.best_move), remaining.end());
-        }
-        if (!complete) break;
-        forecast.push(micros_since(iteration_start));
+        if (dedicated && driver.is_exact_depth(depth)) helpers.stop();
+        if (!main.run(depth, root_moves, iteration_start)) break;
     }
-    helpers_stop.store(true, std::memory_order_relaxed);
-    helpers.wait();
-    result.nodes = ctx.nodes;
-    result.leaves = ctx.leaves;
-    for (const auto& h : helper_contexts) {
-        result.nodes += h.nodes;
-        result.leaves += h.leaves;
-    }
+    helpers.stop();
+    result.nodes = ctx.nodes + helpers.nodes();
+    result.leaves = ctx.leaves + helpers.leaves();
     result.time = elapsed(start);
     return result;
 }
