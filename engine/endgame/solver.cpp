@@ -11,6 +11,7 @@
 #include "engine/endgame/move_ordering.hpp"
 #include "engine/endgame/root_pass.hpp"
 #include "engine/endgame/selectivity.hpp"
+#include "engine/endgame/solve_root.hpp"
 
 namespace reversi::endgame {
 
@@ -97,32 +98,6 @@ std::optional<std::string> request_error(const Position& pos, const SolveOptions
     }
     if (options.threads < 1 || options.threads > 256) return "threads must be within 1..256";
     return std::nullopt;
-}
-
-// The position the passes search: the side to move's, or the opponent's when that side must pass (sign
-// -1, the window then negated and swapped); `over` when neither side can move.
-struct SolveRoot {
-    Bitboard P = 0;
-    Bitboard O = 0;
-    int sign = 1;
-    int alpha = -kScoreMax;
-    int beta = kScoreMax;
-    bool over = false;
-    [[nodiscard]] bool passed() const noexcept { return sign < 0; }
-};
-
-SolveRoot solve_root(const Position& pos, const SolveOptions& options) {
-    SolveRoot root{pos.player, pos.opponent, 1, options.alpha, options.beta, false};
-    if (legal_moves(root.P, root.O)) return root;
-    if (!legal_moves(root.O, root.P)) {
-        root.over = true;
-        return root;
-    }
-    std::swap(root.P, root.O);
-    root.sign = -1;
-    root.alpha = -options.beta;
-    root.beta = -options.alpha;
-    return root;
 }
 
 // The centre of the aspiration window: an exact table entry, else the caller's guess, else a shallow
@@ -363,7 +338,9 @@ Expected<SolveResult> EndgameSolver::solve(const Position& pos, const SolveOptio
     if (auto error = request_error(pos, options)) return make_error(std::move(*error));
     const auto start = Clock::now();
     tt_.new_search();
-    const SolveRoot root = solve_root(pos, options);
+    const SolveRoot root =
+        solve_root(pos.player, pos.opponent, options.alpha, options.beta, legal_moves(pos.player, pos.opponent) != 0,
+                   legal_moves(pos.opponent, pos.player) != 0);
     SolveResult result;
     if (root.over) {
         result.score = final_score(root.P, popcount(~(root.P | root.O)));

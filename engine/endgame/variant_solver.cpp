@@ -6,12 +6,15 @@
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "engine/board/moves.hpp"
 #include "engine/core/worker_pool.hpp"
 #include "engine/endgame/board_ops.hpp"
+#include "engine/endgame/solve_root.hpp"
 #include "engine/eval/pattern/symmetry.hpp"
 
 namespace reversi::endgame {
@@ -596,6 +599,72 @@ std::vector<Move> principal_variation(Worker& worker, EndgameTT& tt, const Board
     return pv;
 }
 
+// What makes a request unsolvable here, or nothing.
+std::optional<std::string> request_error(const Position& pos, const SolveOptions& options) {
+    if (pos.playable == 0) return "variant solver: the board has no playable square";
+    if ((pos.player & pos.opponent) != 0) return "variant solver: two discs on one square";
+    if (((pos.player | pos.opponent) & ~pos.playable) != 0) return "variant solver: a disc off the variant's board";
+    if (options.alpha >= options.beta) return "variant solver: empty or reversed window";
+    if (options.threads < 1 || options.threads > 256) return "variant solver: threads must be within 1..256";
+    return std::nullopt;
+}
+
+// The root's search: its fail-soft score and best move, whether it was stopped, and (split among the
+// threads) the nodes of all of them.
+struct RootOutcome {
+    int score = -kInfinity;
+    Move best_move = kNoMove;
+    bool aborted = false;
+    std::uint64_t nodes = 0;
+};
+
+// YBWC from the root (SplitPoint) on shared.threads threads, each root move reported as it is done.
+RootOutcome split_root(const SplitShared& shared, const std::vector<ScoredMove>& moves, int alpha, int beta) {
+    SolveControl& control = shared.control;
+    const MoveResult report = [&](int index, int score, int before) {
+        if (!control.reports()) return;
+        RootProgress p;
+        p.move = static_cast<Move>(moves[static_cast<std::size_t>(index)].square);
+        p.score = score;
+        p.bound = score >= beta ? Bound::Lower : (score <= before ? Bound::Upper : Bound::Exact);
+        p.new_best = score > before || index == 0;
+        p.nodes = control.charged();
+        p.time = control.elapsed();
+        control.report(p);
+    };
+    SplitPoint root(shared, moves, alpha, beta);
+    const SplitPoint::Outcome out = root.run(report);
+    return RootOutcome{out.score, static_cast<Move>(moves[static_cast<std::size_t>(out.best_index)].square),
+                       out.aborted, out.nodes};
+}
+
+// The end of the root's search with the root's window: its best move and score.
+void report_root_end(SolveControl& control, const RootOutcome& out, const SolveRoot& root, std::uint64_t nodes) {
+    if (!control.reports()) return;
+    RootProgress p;
+    p.move = out.best_move;
+    p.score = out.score;
+    p.bound = bound_of(out.score, root.alpha, root.beta);
+    p.new_best = true;
+    p.pass_end = true;
+    p.nodes = nodes;
+    p.time = control.elapsed();
+    control.report(p);
+}
+
+// The principal variation of an exact root score, from the position as given (a pass first when the
+// side to move had to pass).
+std::vector<Move> root_principal_variation(Worker& worker, EndgameTT& tt, const Board& board, const SolveRoot& root,
+                                           const RootOutcome& out) {
+    const Bitboard f = flips(root.P, root.O, out.best_move);
+    std::vector<Move> pv{out.best_move};
+    const auto rest =
+        principal_variation(worker, tt, board, root.O ^ f, root.P ^ f ^ square_bit(out.best_move), -out.score);
+    pv.insert(pv.end(), rest.begin(), rest.end());
+    if (root.passed()) pv.insert(pv.begin(), kPass);
+    return pv;
+}
+
 }  // namespace
 
 std::uint64_t variant_key(Bitboard P, Bitboard O, Bitboard playable, ScoreRule rule) noexcept {
@@ -632,110 +701,62 @@ Bitboard variant_stable_discs(Bitboard discs, Bitboard filled, Bitboard playable
 
 Expected<SolveResult> VariantSolver::solve(const Position& pos, const SolveOptions& options, const SolveLimits& limits,
                                            const ProgressCallback& progress) {
-    if (pos.playable == 0) return make_error("variant solver: the board has no playable square");
-    if ((pos.player & pos.opponent) != 0) return make_error("variant solver: two discs on one square");
-    if (((pos.player | pos.opponent) & ~pos.playable) != 0) {
-        return make_error("variant solver: a disc off the variant's board");
-    }
-    if (options.alpha >= options.beta) return make_error("variant solver: empty or reversed window");
-    if (options.threads < 1 || options.threads > 256)
-        return make_error("variant solver: threads must be within 1..256");
-
+    if (auto error = request_error(pos, options)) return make_error(std::move(*error));
     const auto start = Clock::now();
     const Board board{pos.playable, popcount(pos.playable), pos.rule, unflippable_squares(pos.playable),
                       salt_of(pos.playable, pos.rule)};
     tt_.new_search();
     SolveResult result;
-    Bitboard P = pos.player;
-    Bitboard O = pos.opponent;
-    const Bitboard empties = board.playable & ~(P | O);
-    int alpha = std::max(options.alpha, -kInfinity);
-    int beta = std::min(options.beta, kInfinity);
-    int sign = 1;
-    if (!(legal_moves(P, O) & empties)) {
-        if (!(legal_moves(O, P) & empties)) {
-            result.score = board.final_score(P, O);
-            result.bound = bound_of(result.score, alpha, beta);
-            result.nodes = 1;
-            return result;
-        }
-        result.best_move = kPass;
-        std::swap(P, O);
-        sign = -1;
-        std::swap(alpha, beta);
-        alpha = -alpha;
-        beta = -beta;
+    const Bitboard empties = board.playable & ~(pos.player | pos.opponent);
+    const SolveRoot root = solve_root(
+        pos.player, pos.opponent, std::max(options.alpha, -kInfinity), std::min(options.beta, kInfinity),
+        (legal_moves(pos.player, pos.opponent) & empties) != 0, (legal_moves(pos.opponent, pos.player) & empties) != 0);
+    if (root.over) {
+        result.score = board.final_score(root.P, root.O);
+        result.bound = bound_of(result.score, root.alpha, root.beta);
+        result.nodes = 1;
+        return result;
     }
-    const ProgressCallback relay = progress_for_side(progress, sign);
+    if (root.passed()) result.best_move = kPass;
+    const ProgressCallback relay = progress_for_side(progress, root.sign);
     SolveControl control(limits, start, &relay);
     Worker worker(tt_, board, control);
-    const auto moves = root_moves(tt_, board, P, O);
-
-    int best = -kInfinity;
-    Move best_move = static_cast<Move>(moves.front().square);
-    bool aborted = false;
+    const auto moves = root_moves(tt_, board, root.P, root.O);
     const int n = popcount(empties);
     const int threads = n >= kMinEmptiesForThreads ? options.threads : 1;
-    if (threads > 1) {  // YBWC from the root (SplitPoint)
-        if (!pool_) pool_ = std::make_unique<WorkerPool>();
-        if (pool_->size() < threads - 1) (void)pool_->resize(threads - 1);
-        const SplitShared shared{tt_, board, control, *pool_, threads, std::max(options.split_empties, 1)};
-        const MoveResult report = [&](int index, int score, int before) {
-            if (!control.reports()) return;
-            RootProgress p;
-            p.move = static_cast<Move>(moves[static_cast<std::size_t>(index)].square);
-            p.score = score;
-            p.bound = score >= beta ? Bound::Lower : (score <= before ? Bound::Upper : Bound::Exact);
-            p.new_best = score > before || index == 0;
-            p.nodes = control.charged();
-            p.time = control.elapsed();
-            control.report(p);
-        };
-        SplitPoint root(shared, moves, alpha, beta);
-        const SplitPoint::Outcome out = root.run(report);
+    RootOutcome out;
+    if (threads > 1) {
+        out = split_root(
+            SplitShared{tt_, board, control, worker_pool(threads), threads, std::max(options.split_empties, 1)}, moves,
+            root.alpha, root.beta);
         worker.add_charged_nodes(out.nodes);
-        aborted = out.aborted;
-        best = out.score;
-        best_move = static_cast<Move>(moves[static_cast<std::size_t>(out.best_index)].square);
     } else {
-        const auto one = single_thread_root(worker, control, moves, alpha, beta);
-        best = one.first;
-        best_move = one.second;
-        aborted = worker.aborted();
+        const auto one = single_thread_root(worker, control, moves, root.alpha, root.beta);
+        out = RootOutcome{one.first, one.second, worker.aborted(), 0};
     }
-    if (!aborted) {
-        tt_.store(hash_discs(P, O) ^ board.salt, n, best > alpha ? best : -kScoreMax, best < beta ? best : kScoreMax,
-                  best_move, worker.nodes());
-        if (control.reports()) {
-            RootProgress p;
-            p.move = best_move;
-            p.score = best;
-            p.bound = bound_of(best, alpha, beta);
-            p.new_best = true;
-            p.pass_end = true;
-            p.nodes = worker.nodes();
-            p.time = control.elapsed();
-            control.report(p);
-        }
+    if (!out.aborted) {
+        tt_.store(hash_discs(root.P, root.O) ^ board.salt, n, out.score > root.alpha ? out.score : -kScoreMax,
+                  out.score < root.beta ? out.score : kScoreMax, out.best_move, worker.nodes());
+        report_root_end(control, out, root, worker.nodes());
     }
-    if (result.best_move != kPass) result.best_move = best_move;
-    result.bound = bound_of(best, alpha, beta);
-    if (!aborted && result.bound == Bound::Exact) {
-        const Bitboard f = flips(P, O, best_move);
-        result.pv = {best_move};
-        const auto rest = principal_variation(worker, tt_, board, O ^ f, P ^ f ^ square_bit(best_move), -best);
-        result.pv.insert(result.pv.end(), rest.begin(), rest.end());
-        if (sign < 0) result.pv.insert(result.pv.begin(), kPass);
+    if (result.best_move != kPass) result.best_move = out.best_move;
+    result.bound = bound_of(out.score, root.alpha, root.beta);
+    if (!out.aborted && result.bound == Bound::Exact) {
+        result.pv = root_principal_variation(worker, tt_, board, root, out);
     }
-    result.score = sign * best;
-    if (sign < 0) {
-        result.bound = negated(result.bound);
-    }
-    result.completed = !aborted;  // the score is proven even when the limits cut the principal variation short
+    result.score = root.sign * out.score;
+    if (root.passed()) result.bound = negated(result.bound);
+    result.completed = !out.aborted;  // the score is proven even when the limits cut the principal variation short
     result.passes = 1;
     result.nodes = worker.nodes();
     result.time = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
     return result;
+}
+
+WorkerPool& VariantSolver::worker_pool(int threads) {
+    if (!pool_) pool_ = std::make_unique<WorkerPool>();
+    if (pool_->size() < threads - 1) (void)pool_->resize(threads - 1);
+    return *pool_;
 }
 
 }  // namespace reversi::endgame

@@ -42,6 +42,8 @@ public:
                                               const SolveLimits& limits, const ProgressCallback& progress = {});
 
 private:
+    WorkerPool& worker_pool(int threads);  // grown to threads - 1 workers
+
     EndgameTT& tt_;
     std::unique_ptr<WorkerPool> pool_;  // threads - 1 helpers, made at the first solve with threads > 1
 };
