@@ -30,119 +30,172 @@ std::optional<MoveRequest> expected_game(const MoveRequest& after, const std::st
     return expected;
 }
 
-std::optional<GameResult> play_moves(const GameSpec& spec, std::array<EnginePlayer*, 2> players,
-                                     const GameSettings& settings, const std::atomic<bool>& abort) {
-    GameResult result;
-    result.index = spec.index;
-    result.opening_index = spec.opening_index;
-    result.black = spec.black;
-    result.opening_text = spec.opening.text;
-    result.start = spec.opening.start;
-    result.opening_moves = spec.opening.moves;
-
-    auto aborted = [&] {
-        players[0]->kill();
-        players[1]->kill();
-        return std::nullopt;
-    };
-    for (int e = 0; e < 2; ++e) {
-        EnginePlayer* p = players[static_cast<std::size_t>(e)];
-        if (!p->running()) {
-            const auto f = p->start();
-            if (abort.load()) return aborted();
-            if (f.fault != Fault::None) return forfeit(result, e, f, players);
-        }
-        const auto f = p->new_game();
-        if (abort.load()) return aborted();
-        if (f.fault != Fault::None) return forfeit(result, e, f, players);
+// One game from its opening to its end: the engines' moves, checked on the runner's own board, and
+// their clocks. A step that ends the game early leaves the game's outcome in outcome_: a forfeit, or
+// nullopt when the match was aborted (both engines are then killed).
+class GameRun {
+public:
+    GameRun(const GameSpec& spec, std::array<EnginePlayer*, 2> players, const GameSettings& settings,
+            const std::atomic<bool>& abort)
+        : spec_(spec),
+          players_(players),
+          settings_(settings),
+          abort_(abort),
+          clocks_{GameClock(settings.tc[0]), GameClock(settings.tc[1])} {
+        result_.index = spec.index;
+        result_.opening_index = spec.opening_index;
+        result_.black = spec.black;
+        result_.opening_text = spec.opening.text;
+        result_.start = spec.opening.start;
+        result_.opening_moves = spec.opening.moves;
+        request_.variant = spec.variant;
+        request_.start = spec.opening.start;
+        request_.moves = spec.opening.moves;
+        request_.current = spec.opening.position();
     }
 
-    MoveRequest request;
-    request.variant = spec.variant;
-    request.start = spec.opening.start;
-    request.moves = spec.opening.moves;
-    request.current = spec.opening.position();
-    std::array<GameClock, 2> clocks{GameClock(settings.tc[0]), GameClock(settings.tc[1])};
-    auto engine_of = [&](Color c) { return c == Color::Black ? spec.black : 1 - spec.black; };
-    auto fill_clocks = [&](MoveRequest& r) {  // the clocks as they are now
-        for (const Color c : {Color::Black, Color::White}) {
-            const auto engine = static_cast<std::size_t>(engine_of(c));
-            std::optional<Millis>& time = c == Color::Black ? r.black_time : r.white_time;
-            Millis& inc = c == Color::Black ? r.black_increment : r.white_increment;
-            time.reset();
-            inc = Millis(0);
-            if (settings.tc[engine].has_clock()) {
-                time = clocks[engine].remaining();
-                inc = settings.tc[engine].increment;
+    std::optional<GameResult> play() {
+        if (start_engines() == Step::End) return outcome_;
+        while (!request_.current.is_over()) {
+            if (abort_.load()) return aborted();
+            if (request_.current.must_pass()) {
+                result_.moves.push_back({kPass, std::nullopt, 0.0, true});
+                request_.moves.push_back(kPass);
+                request_.current = request_.current.pass();
+                continue;
             }
+            if (engine_move() == Step::End) return outcome_;
         }
-    };
+        const int score = request_.current.final_score();
+        result_.black_discs = request_.current.side == Color::Black ? score : -score;
+        return result_;
+    }
 
-    while (!request.current.is_over()) {
-        if (abort.load()) return aborted();
-        const Color side = request.current.side;
-        if (request.current.must_pass()) {
-            result.moves.push_back({kPass, std::nullopt, 0.0, true});
-            request.moves.push_back(kPass);
-            request.current = request.current.pass();
-            continue;
+private:
+    enum class Step { Go, End };
+
+    // Every engine running (started when it is not) and told of the new game.
+    Step start_engines() {
+        for (int e = 0; e < 2; ++e) {
+            EnginePlayer* p = players_[static_cast<std::size_t>(e)];
+            if (!p->running()) {
+                const auto f = p->start();
+                if (abort_.load()) return abort_all();
+                if (f.fault != Fault::None) return lose(e, f);
+            }
+            const auto f = p->new_game();
+            if (abort_.load()) return abort_all();
+            if (f.fault != Fault::None) return lose(e, f);
         }
-        const int e = engine_of(side);
+        return Step::Go;
+    }
+
+    // The move of the side to move's engine: asked with the clocks as they are, timed, checked and
+    // played; then the engine may ponder on the reply it expects.
+    Step engine_move() {
+        const int e = engine_of(request_.current.side);
         const auto ue = static_cast<std::size_t>(e);
-        fill_clocks(request);
+        fill_clocks();
         // A pondering engine is stopped (a wrong guess) before its clock starts, or goes on in think().
-        const auto prepared = players[ue]->prepare_move(request);
-        if (abort.load()) return aborted();
-        if (prepared.fault != Fault::None) return forfeit(result, e, prepared, players);
+        const auto prepared = players_[ue]->prepare_move(request_);
+        if (abort_.load()) return abort_all();
+        if (prepared.fault != Fault::None) return lose(e, prepared);
 
         const auto started = SteadyClock::now();
-        const auto flag = clocks[ue].flag_deadline(started);
-        const auto deadline = flag ? *flag : started + settings.timeouts.hang;
-        const ThinkOutcome outcome = players[ue]->think(request, deadline, flag.has_value());
+        const auto flag = clocks_[ue].flag_deadline(started);
+        const auto deadline = flag ? *flag : started + settings_.timeouts.hang;
+        const ThinkOutcome outcome = players_[ue]->think(request_, deadline, flag.has_value());
         const auto used = std::chrono::duration_cast<Millis>(SteadyClock::now() - started);
-        if (abort.load()) return aborted();
-        if (!outcome.answer) return forfeit(result, e, outcome.failure, players);
-        if (!clocks[ue].charge(used)) {
-            return forfeit(result, e,
-                           {Fault::TimeForfeit,
-                            "the move came after " + std::to_string(used.count()) + " ms, beyond the flag plus margin"},
-                           players);
+        if (abort_.load()) return abort_all();
+        if (!outcome.answer) return lose(e, outcome.failure);
+        if (!clocks_[ue].charge(used)) {
+            return lose(e, {Fault::TimeForfeit, "the move came after " + std::to_string(used.count()) +
+                                                    " ms, beyond the flag plus margin"});
         }
-        const std::string& text = outcome.answer->move_text;
-        const std::string said =
-            outcome.answer->engine_error.empty() ? "" : " (the engine said: " + outcome.answer->engine_error + ")";
+        EngineFailure bad_move;
+        const auto next = checked_move(*outcome.answer, bad_move);
+        if (!next) return lose(e, bad_move);
+        result_.moves.push_back({next->move, outcome.answer->eval,
+                                 std::chrono::duration<double>(SteadyClock::now() - started).count(), false});
+        request_.moves.push_back(next->move);
+        request_.current = next->position;
+        fill_clocks();
+        if (const auto expected = expected_game(request_, outcome.answer->ponder_text)) {
+            if (const auto f = players_[ue]->start_pondering(*expected); f.fault != Fault::None) return lose(e, f);
+        }
+        return Step::Go;
+    }
+
+    struct PlayedMove {
+        Move move = kNoMove;
+        Position position;  // after it
+    };
+    // The answer's move and the position after it; else nullopt, and the fault (an unreadable or
+    // illegal move) in `failure`.
+    std::optional<PlayedMove> checked_move(const MoveAnswer& answer, EngineFailure& failure) const {
+        const std::string& text = answer.move_text;
+        const std::string said = answer.engine_error.empty() ? "" : " (the engine said: " + answer.engine_error + ")";
         const auto move = parse_move(text);
         if (!move || *move == kNoMove) {
-            return forfeit(result, e, {Fault::Garbage, "unreadable move '" + text.substr(0, 40) + "'" + said}, players);
+            failure = {Fault::Garbage, "unreadable move '" + text.substr(0, 40) + "'" + said};
+            return std::nullopt;
         }
-        const auto next = apply_move(request.current, *move);
+        const auto next = apply_move(request_.current, *move);
         if (!next) {
-            return forfeit(result, e,
-                           {Fault::Illegal,
-                            "illegal move " + move_to_string(*move) + " in " + to_board_string(request.current) + said},
-                           players);
+            failure = {Fault::Illegal,
+                       "illegal move " + move_to_string(*move) + " in " + to_board_string(request_.current) + said};
+            return std::nullopt;
         }
-        result.moves.push_back(
-            {*move, outcome.answer->eval, std::chrono::duration<double>(SteadyClock::now() - started).count(), false});
-        request.moves.push_back(*move);
-        request.current = *next;
-        fill_clocks(request);
-        if (const auto expected = expected_game(request, outcome.answer->ponder_text)) {
-            if (const auto f = players[ue]->start_pondering(*expected); f.fault != Fault::None) {
-                return forfeit(result, e, f, players);
+        return PlayedMove{*move, *next};
+    }
+
+    // The clocks as they are now, in the request.
+    void fill_clocks() {
+        for (const Color c : {Color::Black, Color::White}) {
+            const auto engine = static_cast<std::size_t>(engine_of(c));
+            std::optional<Millis>& time = c == Color::Black ? request_.black_time : request_.white_time;
+            Millis& inc = c == Color::Black ? request_.black_increment : request_.white_increment;
+            time.reset();
+            inc = Millis(0);
+            if (settings_.tc[engine].has_clock()) {
+                time = clocks_[engine].remaining();
+                inc = settings_.tc[engine].increment;
             }
         }
     }
-    const int score = request.current.final_score();
-    result.black_discs = request.current.side == Color::Black ? score : -score;
-    return result;
-}
+
+    [[nodiscard]] int engine_of(Color c) const noexcept { return c == Color::Black ? spec_.black : 1 - spec_.black; }
+
+    Step lose(int engine, const EngineFailure& failure) {
+        outcome_ = forfeit(result_, engine, failure, players_);
+        return Step::End;
+    }
+    Step abort_all() {
+        players_[0]->kill();
+        players_[1]->kill();
+        outcome_ = std::nullopt;
+        return Step::End;
+    }
+    std::optional<GameResult> aborted() {
+        abort_all();
+        return std::nullopt;
+    }
+
+    const GameSpec& spec_;
+    std::array<EnginePlayer*, 2> players_;
+    const GameSettings& settings_;
+    const std::atomic<bool>& abort_;
+    std::array<GameClock, 2> clocks_;
+    GameResult result_;
+    MoveRequest request_;
+    std::optional<GameResult> outcome_;
+};
 
 }  // namespace
 
 std::optional<GameResult> play_game(const GameSpec& spec, std::array<EnginePlayer*, 2> players,
                                     const GameSettings& settings, const std::atomic<bool>& abort) {
-    auto result = play_moves(spec, players, settings, abort);
+    auto result = GameRun(spec, players, settings, abort).play();
     // An engine may still ponder (on the last move, or when the other lost by a fault): stopped and its
     // answer read before the next game (or quit).
     for (EnginePlayer* p : players) {
