@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include <fcntl.h>
@@ -175,79 +177,115 @@ std::vector<std::uint8_t> encode_weights(const WeightSet& set) {
     return out;
 }
 
-Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source) {
-    const auto fail = [&](const std::string& what) { return make_error("weights " + source + ": " + what); };
-    if (bytes.size() < kWeightsHeaderSizeV1) {
-        return fail("truncated: " + std::to_string(bytes.size()) + " bytes, the header alone needs " +
-                    std::to_string(kWeightsHeaderSizeV1));
-    }
+namespace {
+
+// A header that passed its checks: the format version, the header's size and the two sections'.
+struct CheckedHeader {
+    std::uint16_t version = 0;
+    std::size_t size = 0;
+    std::uint32_t payload_size = 0;
+    std::uint32_t probcut_size = 0;
+};
+
+std::string truncated_header(std::size_t have, std::size_t need) {
+    return "truncated: " + std::to_string(have) + " bytes, the header alone needs " + std::to_string(need);
+}
+
+// The header's checks in order (size, magic, version, checksum, feature layout), then the sections'
+// sizes against the file's; an error names the first defect.
+Expected<CheckedHeader> check_header(std::span<const std::uint8_t> bytes) {
+    if (bytes.size() < kWeightsHeaderSizeV1) return make_error(truncated_header(bytes.size(), kWeightsHeaderSizeV1));
     const std::uint8_t* h = bytes.data();
-    if (std::memcmp(h, "RVPW", 4) != 0) return fail("not a weights file (bad magic, expected RVPW)");
-    const std::uint16_t version = get16(h + 4);
-    if (version != 1 && version != kWeightsFormatVersion) {
+    if (std::memcmp(h, "RVPW", 4) != 0) return make_error("not a weights file (bad magic, expected RVPW)");
+    CheckedHeader header;
+    header.version = get16(h + 4);
+    if (header.version != 1 && header.version != kWeightsFormatVersion) {
         // The version field itself may be the damaged byte: say so when the v1 or v2 checksum disagrees.
-        return fail("format version " + std::to_string(version) + ", this build reads versions 1 and " +
-                    std::to_string(kWeightsFormatVersion) + " (or a corrupted header)");
+        return make_error("format version " + std::to_string(header.version) + ", this build reads versions 1 and " +
+                          std::to_string(kWeightsFormatVersion) + " (or a corrupted header)");
     }
-    const std::size_t header_size = version == 1 ? kWeightsHeaderSizeV1 : kWeightsHeaderSize;
-    if (bytes.size() < header_size) {
-        return fail("truncated: " + std::to_string(bytes.size()) + " bytes, the header alone needs " +
-                    std::to_string(header_size));
-    }
-    if (get32(h + header_size - 4) != crc32(bytes.first(header_size - 4))) {
-        return fail("corrupted header (header checksum mismatch)");
+    header.size = header.version == 1 ? kWeightsHeaderSizeV1 : kWeightsHeaderSize;
+    if (bytes.size() < header.size) return make_error(truncated_header(bytes.size(), header.size));
+    if (get32(h + header.size - 4) != crc32(bytes.first(header.size - 4))) {
+        return make_error("corrupted header (header checksum mismatch)");
     }
     if (get16(h + 6) != kPhaseCount || get32(h + 8) != kWeightsPerPhase || get16(h + 12) != kEmptiesPerPhase ||
         get16(h + 14) != kWeightScale) {
-        return fail("made for another feature layout (phases " + std::to_string(get16(h + 6)) + ", weights per phase " +
-                    std::to_string(get32(h + 8)) + ", scale " + std::to_string(get16(h + 14)) + ")");
+        return make_error("made for another feature layout (phases " + std::to_string(get16(h + 6)) +
+                          ", weights per phase " + std::to_string(get32(h + 8)) + ", scale " +
+                          std::to_string(get16(h + 14)) + ")");
     }
-    const std::uint32_t payload_size = get32(h + 20);
-    const std::uint32_t probcut_size = version == 1 ? 0 : get32(h + 28);
-    const std::size_t available = bytes.size() - header_size;
-    if (available < payload_size) {
-        return fail("truncated: the header announces " + std::to_string(payload_size) + " payload bytes, only " +
-                    std::to_string(available) + " are present");
+    header.payload_size = get32(h + 20);
+    header.probcut_size = header.version == 1 ? 0 : get32(h + 28);
+    const std::size_t available = bytes.size() - header.size;
+    if (available < header.payload_size) {
+        return make_error("truncated: the header announces " + std::to_string(header.payload_size) +
+                          " payload bytes, only " + std::to_string(available) + " are present");
     }
-    if (available - payload_size < probcut_size) {
-        return fail("truncated Multi-ProbCut section: the header announces " + std::to_string(probcut_size) +
-                    " bytes, only " + std::to_string(available - payload_size) + " are present");
+    if (available - header.payload_size < header.probcut_size) {
+        return make_error("truncated Multi-ProbCut section: the header announces " +
+                          std::to_string(header.probcut_size) + " bytes, only " +
+                          std::to_string(available - header.payload_size) + " are present");
     }
-    if (available - payload_size > probcut_size) return fail("trailing garbage after the payload");
-    const auto payload = bytes.subspan(header_size, payload_size);
-    if (crc32(payload) != get32(h + 24)) return fail("corrupted payload (checksum mismatch)");
-    std::optional<ProbCutModel> probcut;
-    if (probcut_size > 0) {
-        const auto section = bytes.subspan(header_size + payload_size);
-        if (crc32(section) != get32(h + 32)) return fail("corrupted Multi-ProbCut section (checksum mismatch)");
-        auto model = decode_probcut(section);
-        if (!model) return fail(model.error().message);
-        probcut = *model;
-    } else if (version != 1 && get32(h + 32) != 0) {
-        return fail("corrupted header (a Multi-ProbCut checksum without a section)");
-    }
+    if (available - header.payload_size > header.probcut_size) return make_error("trailing garbage after the payload");
+    return header;
+}
 
-    WeightSet set;
-    set.trained_mask = get32(h + 16);
+// The Multi-ProbCut section after the payload, checked against its checksum; none in a v1 file or when
+// the header announces none.
+Expected<std::optional<ProbCutModel>> read_probcut(std::span<const std::uint8_t> bytes, const CheckedHeader& header) {
+    const std::uint8_t* h = bytes.data();
+    if (header.probcut_size == 0) {
+        if (header.version != 1 && get32(h + 32) != 0) {
+            return make_error("corrupted header (a Multi-ProbCut checksum without a section)");
+        }
+        return std::optional<ProbCutModel>{};
+    }
+    const auto section = bytes.subspan(header.size + header.payload_size);
+    if (crc32(section) != get32(h + 32)) return make_error("corrupted Multi-ProbCut section (checksum mismatch)");
+    auto model = decode_probcut(section);
+    if (!model) return model.error();
+    return std::optional<ProbCutModel>{*model};
+}
+
+// Every phase's weights from the payload's tokens: a varint run of zeros, then a zigzag varint weight
+// (never 0), until the phase is full; the payload must end with the last phase.
+std::optional<std::string> decode_phases(std::span<const std::uint8_t> payload, WeightSet& set) {
     std::size_t at = 0;
     for (int p = 0; p < kPhaseCount; ++p) {
         std::int16_t* w = set.phase(p);
         std::uint32_t i = 0;
         while (true) {
             std::uint32_t run = 0;
-            if (!get_varint(payload, at, run)) return fail("malformed payload in phase " + std::to_string(p));
-            if (run > kWeightsPerPhase - i) return fail("zero run past the end of phase " + std::to_string(p));
+            if (!get_varint(payload, at, run)) return "malformed payload in phase " + std::to_string(p);
+            if (run > kWeightsPerPhase - i) return "zero run past the end of phase " + std::to_string(p);
             i += run;
             if (i == kWeightsPerPhase) break;
             std::uint32_t code = 0;
-            if (!get_varint(payload, at, code)) return fail("malformed payload in phase " + std::to_string(p));
+            if (!get_varint(payload, at, code)) return "malformed payload in phase " + std::to_string(p);
             const std::int32_t v = unzigzag(code);
-            if (v == 0 || v < -32768 || v > 32767) return fail("bad weight value in phase " + std::to_string(p));
+            if (v == 0 || v < -32768 || v > 32767) return "bad weight value in phase " + std::to_string(p);
             w[i++] = static_cast<std::int16_t>(v);
         }
     }
-    if (at != payload.size()) return fail("payload longer than its weights");
-    set.probcut = probcut;
+    if (at != payload.size()) return "payload longer than its weights";
+    return std::nullopt;
+}
+
+}  // namespace
+
+Expected<WeightSet> decode_weights(std::span<const std::uint8_t> bytes, const std::string& source) {
+    const auto fail = [&](const std::string& what) { return make_error("weights " + source + ": " + what); };
+    const auto header = check_header(bytes);
+    if (!header) return fail(header.error().message);
+    const auto payload = bytes.subspan(header->size, header->payload_size);
+    if (crc32(payload) != get32(bytes.data() + 24)) return fail("corrupted payload (checksum mismatch)");
+    auto probcut = read_probcut(bytes, *header);
+    if (!probcut) return fail(probcut.error().message);
+    WeightSet set;
+    set.trained_mask = get32(bytes.data() + 16);
+    if (const auto error = decode_phases(payload, set)) return fail(*error);
+    set.probcut = std::move(*probcut);
     return set;
 }
 

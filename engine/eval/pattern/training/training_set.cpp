@@ -23,6 +23,57 @@ std::pair<Bitboard, Bitboard> canonical_form(Bitboard player, Bitboard opponent)
     return best;
 }
 
+namespace {
+
+// The exact scores (black's view) of a game's solved positions, and the anchor for blending: the exact
+// value of the first solved position on the line, else the final result (the game ended before the limit).
+struct SolvedLine {
+    std::vector<std::optional<int>> exact_black;
+    int anchor_black = 0;
+    int anchor_empties = 0;
+};
+
+SolvedLine solve_line(const data::WthorGame& game, const data::ReplayedGame& replayed, int theory_depth,
+                      const TargetPolicy& policy, TargetStats& stats) {
+    const auto& line = replayed.before_move;
+    const int theory_black = 2 * game.theoretical_black_score - 64;
+    SolvedLine solved;
+    solved.exact_black.resize(line.size());
+    std::optional<int> anchor_black;
+    Move best_move = kNoMove;  // the solver's best move in the last solved position of the line
+    const auto anchor = [&](int black, int empties) {
+        if (anchor_black) return;
+        anchor_black = black;
+        solved.anchor_empties = empties;
+    };
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const Position& pos = line[i];
+        if (pos.empty_count() > policy.exact_empties || !policy.solver) continue;
+        if (policy.perfect_from_theory && pos.empty_count() <= theory_depth) {
+            solved.exact_black[i] = theory_black;  // perfect play from the theory depth: the value never changes
+            anchor(theory_black, pos.empty_count());
+            continue;
+        }
+        if (i > 0 && solved.exact_black[i - 1] && best_move == game.moves[i - 1]) {
+            solved.exact_black[i] = solved.exact_black[i - 1];  // the game followed a best move: same value
+            best_move = kNoMove;
+            continue;
+        }
+        ++stats.solves;
+        const auto v = policy.solver(pos);
+        best_move = v ? v->best_move : kNoMove;
+        if (v) {
+            solved.exact_black[i] = pos.side == Color::Black ? v->score : -v->score;
+            anchor(*solved.exact_black[i], pos.empty_count());
+        }
+    }
+    anchor(2 * game.black_score - 64, replayed.last.empty_count());
+    solved.anchor_black = *anchor_black;
+    return solved;
+}
+
+}  // namespace
+
 Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int theory_depth, const TargetPolicy& policy,
                                               TargetStats& stats) {
     auto replayed = data::replay_game(game);
@@ -36,56 +87,24 @@ Expected<std::vector<RawSample>> game_samples(const data::WthorGame& game, int t
     const int actual_black = 2 * game.black_score - 64;
     const int theory_black = 2 * game.theoretical_black_score - 64;
     const auto& line = replayed->before_move;
-    // Exact scores (black's view) of the solved positions, and the anchor for blending: the exact value
-    // of the first solved position on the line, else the final result (the game ended before the limit).
-    std::vector<std::optional<int>> exact_black(line.size());
-    std::optional<int> anchor_black;
-    int anchor_empties = 0;
-    Move best_move = kNoMove;  // the solver's best move in the last solved position of the line
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const Position& pos = line[i];
-        if (pos.empty_count() > policy.exact_empties || !policy.solver) continue;
-        if (policy.perfect_from_theory && pos.empty_count() <= theory_depth) {
-            exact_black[i] = theory_black;  // perfect play from the theory depth: the value never changes
-            if (!anchor_black) anchor_black = theory_black, anchor_empties = pos.empty_count();
-            continue;
-        }
-        if (i > 0 && exact_black[i - 1] && best_move == game.moves[i - 1]) {
-            exact_black[i] = exact_black[i - 1];  // the game followed a best move: same value
-            best_move = kNoMove;
-            continue;
-        }
-        ++stats.solves;
-        const auto v = policy.solver(pos);
-        best_move = v ? v->best_move : kNoMove;
-        if (v) {
-            exact_black[i] = pos.side == Color::Black ? v->score : -v->score;
-            if (!anchor_black) {
-                anchor_black = exact_black[i];
-                anchor_empties = pos.empty_count();
-            }
-        }
-    }
-    if (!anchor_black) {
-        anchor_black = actual_black;
-        anchor_empties = replayed->last.empty_count();
-    }
+    const SolvedLine solved = solve_line(game, *replayed, theory_depth, policy, stats);
     out.reserve(line.size());
     for (std::size_t i = 0; i < line.size(); ++i) {
         const Position& pos = line[i];
         const int empties = pos.empty_count();
         int black = 0;
-        if (exact_black[i]) {
-            black = *exact_black[i];
+        if (solved.exact_black[i]) {
+            black = *solved.exact_black[i];
             ++stats.exact;
         } else if (empties >= theory_depth) {
             black = theory_black;
             ++stats.theoretical;
-        } else if (policy.blend && theory_depth > anchor_empties) {
+        } else if (policy.blend && theory_depth > solved.anchor_empties) {
             // Linear blend between the two nearest values known for this line: the theoretical score
             // (exact at theory_depth empties) and the anchor (exact at anchor_empties).
-            const double t = static_cast<double>(empties - anchor_empties) / (theory_depth - anchor_empties);
-            black = static_cast<int>(std::lround(t * theory_black + (1 - t) * *anchor_black));
+            const double t =
+                static_cast<double>(empties - solved.anchor_empties) / (theory_depth - solved.anchor_empties);
+            black = static_cast<int>(std::lround(t * theory_black + (1 - t) * solved.anchor_black));
             ++stats.blended;
         } else {
             black = actual_black;
