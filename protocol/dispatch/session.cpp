@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "protocol/session/test_hooks.hpp"
+#include "protocol/text/printable.hpp"
 #include "protocol/text/tokens.hpp"
 
 namespace reversi::dispatch {
@@ -103,7 +104,7 @@ void Session::enqueue(std::string_view line, const std::string& command) {
 }
 
 std::string Session::error_line(const std::string& message) const {
-    return (nboard_ ? "status error: " : "info string error: ") + message;
+    return (nboard_ ? "status error: " : "info string error: ") + text::printable(message);
 }
 
 void Session::send_error(const std::string& message) const { ctx_->send(error_line(message)); }

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/ggf.hpp"
 #include "protocol/session/completed_search.hpp"
@@ -174,7 +176,7 @@ void NboardFrontend::cmd_go() {
     const int depth = depth_;
     // A book position is answered from the book (docs/book.md), chosen here on the reader's thread.
     const auto book = session::book_move(ctx_.book().get(), ctx_.options(), pos, ctx_.book().next_random());
-    ctx_.start_job([this, pos, depth, book](const std::atomic<bool>& stop) {
+    auto job = [this, pos, depth, book](const std::atomic<bool>& stop) {
         ctx_.send("status thinking");
         if (pos.is_over()) {
             ctx_.send("status error: the game is over");
@@ -189,8 +191,14 @@ void NboardFrontend::cmd_go() {
         }
         SearchLimits limits;
         limits.depth = depth;
-        const SearchResult r =
-            session::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, true), stop);
+        SearchResult r;
+        try {
+            r = session::search_completed(ctx_.searcher(), pos, limits, solve_progress_lines(ctx_, pos, true), stop);
+        } catch (const std::exception& e) {  // e.g. no thread left for a helper: still the move the GUI waits for
+            spdlog::error("search failed: {}", e.what());
+            error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");
+            r.best_move = kNoMove;
+        }
         Move best = r.best_move;
         if (best == kNoMove || (best != kPass && (best >= kPass || !(pos.moves() & square_bit(best))))) {
             best = session::fallback_move(pos);
@@ -198,7 +206,16 @@ void NboardFrontend::cmd_go() {
         ctx_.send(nodestats_line(r.nodes, r.time));
         ctx_.send("=== " + nboard_move(best) + "/" + nboard_eval(r.score) + "/" + seconds(r.time));
         ctx_.send("status");
-    });
+    };
+    try {
+        ctx_.start_job(std::move(job));
+    } catch (const std::exception& e) {  // no thread for the search: still a move, which the GUI waits for
+        spdlog::error("go: no search started: {}", e.what());
+        error(std::string("go: no thread for the search (") + e.what() + "); playing a legal move");
+        const Move best = pos.is_over() ? kPass : session::fallback_move(pos);
+        ctx_.send("=== " + nboard_move(best) + "/" + nboard_eval(pos.is_over() ? pos.final_score() : 0) + "/0.00");
+        ctx_.send("status");
+    }
 }
 
 void NboardFrontend::cmd_hint(std::string_view line) {

@@ -18,6 +18,7 @@
 
 #include "protocol/session/engine_context.hpp"
 #include "protocol/session/status.hpp"
+#include "protocol/text/printable.hpp"
 
 namespace reversi::nboard {
 
@@ -34,7 +35,7 @@ private:
     void cmd_go();
     void cmd_analyze();
     void cmd_learn();  // nboard_learn.cpp
-    void error(const std::string& message) { ctx_.send("status error: " + message); }
+    void error(const std::string& message) { ctx_.send("status error: " + text::printable(message)); }
 
     session::EngineContext& ctx_;
     int depth_ = 12;

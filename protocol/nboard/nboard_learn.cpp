@@ -9,6 +9,7 @@
 #include "engine/book/leaf_search.hpp"
 #include "engine/book/learn.hpp"
 #include "protocol/nboard/nboard_frontend.hpp"
+#include "protocol/text/printable.hpp"
 
 namespace reversi::nboard {
 
@@ -49,10 +50,12 @@ void NboardFrontend::cmd_learn() {
             const auto evaluate = book::searched_evaluator(ctx_.searcher(), leaf, stop);
             auto report = book::learn_game(*learning, game.start, game.moves, {}, evaluate, &stop);
             if (!report) {
-                ctx_.send("status error: learn: " + report.error().message + "; the book is unchanged");
+                ctx_.send("status error: learn: " + text::printable(report.error().message) +
+                          "; the book is unchanged");
             } else if (auto saved = book::save_book_file(*learning, file); !saved) {
                 *learned = true;
-                ctx_.send("status error: learn: " + saved.error().message + "; learned in memory only");
+                ctx_.send("status error: learn: " + text::printable(saved.error().message) +
+                          "; learned in memory only");
             } else {
                 *learned = true;
                 ctx_.send(learned_status(*report, *learning, file));

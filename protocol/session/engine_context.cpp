@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <new>
+#include <system_error>
 
 #include <spdlog/spdlog.h>
 
@@ -109,6 +110,11 @@ void EngineContext::start_one_thread_job(JobRunner::Job job) { launch(std::move(
 
 void EngineContext::launch(JobRunner::Job job, bool unbounded, int threads, std::function<void()> on_stop) {
     stop_and_wait();
+    if (failing_job_starts_ > 0) {
+        --failing_job_starts_;
+        throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                "test-no-threads: no thread for the job");
+    }
     job_unbounded_ = unbounded;
     ++job_serial_;
     job_started_ = std::chrono::steady_clock::now();
@@ -298,7 +304,14 @@ void EngineContext::start_exclusive_job(JobRunner::Job job) {
 
 void EngineContext::when_endgame_ready(std::function<void()> then) {
     if (searcher_->endgame_ready()) return then();
-    start_exclusive_job([this](const std::atomic<bool>&) { searcher_->prepare_endgame(); });
+    try {
+        start_exclusive_job([this](const std::atomic<bool>&) { searcher_->prepare_endgame(); });
+    } catch (const std::exception& e) {  // no thread for the job: answered all the same (a GUI waits for it)
+        spdlog::error("session: the exact solver's table could not be prepared: {}", e.what());
+        send_error(std::string("no thread to prepare the exact solver's table (") + e.what() +
+                   "); the first timed search will");
+        return then();
+    }
     collect_ = std::move(then);  // after the launch, which collects the job before it
 }
 

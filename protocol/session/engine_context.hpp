@@ -25,6 +25,7 @@
 #include "protocol/session/job_runner.hpp"
 #include "protocol/session/memory_budget.hpp"
 #include "protocol/session/thread_budget.hpp"
+#include "protocol/text/printable.hpp"
 
 namespace reversi::session {
 
@@ -68,7 +69,8 @@ public:
     EngineContext& operator=(const EngineContext&) = delete;
 
     void send(std::string line) const { sink_(std::move(line)); }
-    void send_error(const std::string& message) const { send("info string error: " + message); }
+    // An error line; the message printable and bounded (text::printable), whatever input it repeats.
+    void send_error(const std::string& message) const { send("info string error: " + text::printable(message)); }
 
     // Stops a running job and joins it: its final lines (bestmove...) have been sent when this returns.
     void stop_and_wait();
@@ -106,6 +108,9 @@ public:
     // A running job that reads a file for an option, or another exclusive job: nothing is answered before
     // its result.
     [[nodiscard]] bool job_exclusive() const noexcept { return busy() && exclusive_; }
+    // Tests only (test-no-threads, test_hooks.hpp): the next `count` job starts fail as when the system has
+    // no thread left (std::system_error, resource_unavailable_try_again).
+    void fail_next_job_starts(int count) noexcept { failing_job_starts_ = count; }
     // Counts the jobs started, and when the last one started (reader thread only).
     [[nodiscard]] std::uint64_t job_serial() const noexcept { return job_serial_; }
     [[nodiscard]] std::chrono::steady_clock::time_point job_started() const noexcept { return job_started_; }
@@ -165,6 +170,7 @@ private:
     bool job_unbounded_ = false;
     bool exclusive_ = false;  // the running job is exclusive: loads weights, clears tables (reader thread)
     std::uint64_t job_serial_ = 0;
+    int failing_job_starts_ = 0;  // fail_next_job_starts
     std::chrono::steady_clock::time_point job_started_{};
     std::optional<LoadedWeights> loaded_;      // written by the loading job, read after it has been joined
     std::optional<ResizedHash> resized_hash_;  // written by the resizing job, read after it has been joined

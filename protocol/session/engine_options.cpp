@@ -103,6 +103,7 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         if (!v) return v.error();
         o.book_randomness = static_cast<int>(*v);
     } else if (iequals(name, "BookFile")) {
+        if (value.find('\0') != std::string_view::npos) return make_error(what + ": a path cannot hold a NUL byte");
         o.book_file = iequals(value, "<empty>") ? std::string() : std::string(value);  // loaded by the session
     } else if (iequals(name, "Aspiration") || iequals(name, "TT") || iequals(name, "IterativeDeepening") ||
                iequals(name, "Ponder") || iequals(name, "Book")) {
@@ -118,6 +119,7 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
         if (!e) return make_error(what + ": " + quote(value) + ": " + e.error().message);
         o.search.evaluation = *e;
     } else if (iequals(name, "EvalFile")) {
+        if (value.find('\0') != std::string_view::npos) return make_error(what + ": a path cannot hold a NUL byte");
         o.eval_file = std::string(value);  // loaded (and checked) by the session
     } else if (iequals(name, "Ordering")) {
         if (iequals(value, "evaluated")) {

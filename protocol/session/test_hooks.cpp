@@ -22,6 +22,12 @@ bool run_test_hook(EngineContext& ctx, std::string_view line) {
         ctx.send("info string test-slow-job: started");
         return true;
     }
+    if (tokens[0] == "test-no-threads") {
+        const auto n = text::parse_integer(tokens.size() > 1 ? tokens[1] : "1", 0, 1000, "test-no-threads");
+        if (!n) throw std::runtime_error(n.error().message);
+        ctx.fail_next_job_starts(static_cast<int>(*n));
+        return true;
+    }
     if (tokens[0] == "test-throw-job") {
         ctx.start_job(
             [](const std::atomic<bool>&) { throw std::runtime_error("test-throw-job: an injected failure"); });

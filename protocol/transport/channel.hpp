@@ -5,7 +5,9 @@
 // of the session as a message (encode). Used on the connection's thread only.
 #include <utility>  // before asio (see tcp_connection.hpp)
 
+#include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +53,9 @@ public:
     [[nodiscard]] virtual bool too_long_is_fatal() const = 0;
     [[nodiscard]] virtual std::string_view unit() const = 0;  // "line" or "message", for error messages
 
+    // The bytes in the socket's send queue (not yet sent, or not yet acknowledged), for a channel that
+    // writes on its own besides write() (a WebSocket answers pings while it reads); nullopt: not watched.
+    [[nodiscard]] virtual std::optional<std::size_t> unsent_bytes() { return std::nullopt; }
     [[nodiscard]] virtual asio::any_io_executor executor() = 0;
     [[nodiscard]] virtual std::string peer() const = 0;
 };

@@ -207,7 +207,7 @@ asio::awaitable<void> TcpConnection::watchdog() {
         co_await idle_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
         if (closed_) break;
         const auto now = steady_clock::now();
-        if (enforce_write_timeout(now)) break;
+        if (enforce_write_timeout(now) || enforce_socket_drain(now)) break;
         if (closing_) continue;
         if (session_ && session_->busy()) {
             last_input_ = now;  // a running search is activity
@@ -229,6 +229,18 @@ bool TcpConnection::enforce_write_timeout(std::chrono::steady_clock::time_point 
     spdlog::warn("connection {}: the client has not read the server's output for {} s; closing", peer_,
                  limits_.write_timeout.count());
     close_now();  // the write in flight fails, the coroutines end and the session is freed
+    return true;
+}
+
+bool TcpConnection::enforce_socket_drain(std::chrono::steady_clock::time_point now) {
+    const auto unsent = channel_->unsent_bytes();
+    if (!unsent) return false;
+    if (*unsent == 0 || *unsent < last_unsent_) draining_since_ = now;
+    last_unsent_ = *unsent;
+    if (*unsent == 0 || now - draining_since_ < limits_.write_timeout) return false;
+    spdlog::warn("connection {}: the client has not read the server's output for {} s ({} bytes unsent); closing",
+                 peer_, limits_.write_timeout.count(), *unsent);
+    close_now();
     return true;
 }
 

@@ -72,6 +72,9 @@ private:
     void enforce_search_time(std::chrono::steady_clock::time_point now);
     // True (and the connection closed) when the write in flight has made no progress for write_timeout.
     bool enforce_write_timeout(std::chrono::steady_clock::time_point now);
+    // The same for what the channel writes on its own (a WebSocket's pongs): true (and the connection
+    // closed) when the socket's send queue has been non-empty without shrinking for write_timeout.
+    bool enforce_socket_drain(std::chrono::steady_clock::time_point now);
     // Last resort for an exception that escaped a coroutine or a posted handler: log, tell the client,
     // close this connection; the server goes on.
     void fail(const char* where, std::exception_ptr error) noexcept;
@@ -97,6 +100,8 @@ private:
     std::chrono::steady_clock::time_point last_input_;  // last input that counts as activity
     // When the write (or closing handshake) in flight began; max() when none is in flight.
     std::chrono::steady_clock::time_point write_since_ = std::chrono::steady_clock::time_point::max();
+    std::size_t last_unsent_ = 0;  // the socket's send queue at the last watchdog tick (enforce_socket_drain)
+    std::chrono::steady_clock::time_point draining_since_ = std::chrono::steady_clock::now();
     std::uint64_t stopped_job_ = 0;  // the job stopped for running too long
     std::string peer_;
     bool closing_ = false;  // no more input; close once the queue is sent

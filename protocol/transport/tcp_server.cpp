@@ -95,6 +95,8 @@ public:
         }
     }
 
+    // Binds every listener first, then announces them: a server that cannot listen on one of its
+    // addresses prints no "listening" line at all (a supervisor reading stdout must not think it is up).
     Expected<bool> listen() {
         if (options_.serve_lines) {
             auto bound = bind(acceptor_, options_.host, options_.port);
@@ -103,6 +105,10 @@ public:
         if (options_.serve_http) {
             auto bound = bind(http_acceptor_, options_.http_host, options_.http_port);
             if (!bound) return bound.error();
+        }
+        if (options_.serve_lines) announce(acceptor_);
+        if (options_.serve_http) {
+            announce(http_acceptor_);
             const auto local = http_acceptor_.local_endpoint();
             spdlog::info("web board at http://{}:{}/ (WebSocket API at /ws, {} openings)", local.address().to_string(),
                          local.port(), options_.openings ? options_.openings->size() : 0);
@@ -117,7 +123,7 @@ public:
         return true;
     }
 
-    // Opens, binds and listens; prints "listening HOST:PORT" on stdout (the port chosen for port 0).
+    // Opens, binds and listens.
     static Expected<bool> bind(tcp::acceptor& acceptor, const std::string& host, std::uint16_t port) {
         error_code ec;
         const tcp::endpoint endpoint(asio::ip::make_address(host, ec), port);
@@ -127,10 +133,14 @@ public:
         if (!ec) acceptor.bind(endpoint, ec);
         if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
         if (ec) return make_error("cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
+        return true;
+    }
+
+    // Prints "listening HOST:PORT" on stdout (the port chosen for port 0).
+    static void announce(const tcp::acceptor& acceptor) {
         const auto local = acceptor.local_endpoint();
         spdlog::info("listening on {}:{}", local.address().to_string(), local.port());
         std::printf("listening %s:%u\n", local.address().to_string().c_str(), static_cast<unsigned>(local.port()));
-        return true;
     }
 
     void start() {

@@ -1,5 +1,7 @@
 #include "protocol/transport/web_channel.hpp"
 
+#include <sys/ioctl.h>
+
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
@@ -85,6 +87,14 @@ public:
     std::string greeting() override { return api_.hello(); }
     bool too_long_is_fatal() const override { return false; }
     std::string_view unit() const override { return "message"; }
+    // Beast answers a ping with a pong inside the read, a write that write() does not see: a client that
+    // pings and never reads fills the socket's send queue with them (TcpConnection::enforce_socket_drain).
+    std::optional<std::size_t> unsent_bytes() override {
+        int n = 0;
+        auto& socket = beast::get_lowest_layer(ws_).socket();
+        if (!socket.is_open() || ::ioctl(socket.native_handle(), TIOCOUTQ, &n) != 0 || n < 0) return std::nullopt;
+        return static_cast<std::size_t>(n);
+    }
     asio::any_io_executor executor() override { return ws_.get_executor(); }
     std::string peer() const override { return peer_; }
 
@@ -162,6 +172,15 @@ bool same_origin(const Request& req, const HttpOptions& options) {
     return allowed_host(host_name(h), options.allowed_hosts);
 }
 
+// The board's files are served under an IP address, localhost or an allowed name only, Origin or not: a
+// browser's first request for a page (a navigation) sends no Origin, and a foreign name made to point
+// here must not get the page either. A request without Host (HTTP/1.0 programs) is served.
+bool page_host_allowed(const Request& req, const HttpOptions& options) {
+    const auto host = req.find(http::field::host);
+    if (host == req.end()) return true;
+    return allowed_host(host_name(std::string_view(host->value().data(), host->value().size())), options.allowed_hosts);
+}
+
 }  // namespace
 
 // The stream is gone (or moved) after serve_http: nothing may close it through the handle any more. (At
@@ -219,6 +238,10 @@ asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::u
                 open(std::make_unique<WebSocketChannel>(std::move(ws), options.api, seed));
                 co_return;
             }
+        } else if (!page_host_allowed(req, options)) {
+            res = plain_response(req, http::status::forbidden,
+                                 "the board is served under an IP address, localhost, or a host name given with "
+                                 "--http or --allow-host");
         } else {
             res = file_response(req);
         }

@@ -7,6 +7,7 @@
 #include "engine/board/notation.hpp"
 #include "engine/search/bench.hpp"
 #include "protocol/session/stoppable_perft.hpp"
+#include "protocol/text/printable.hpp"
 #include "protocol/text/tokens.hpp"
 #include "protocol/uci/info_format.hpp"
 #include "protocol/uci/uci_search.hpp"
@@ -163,7 +164,7 @@ void UciFrontend::cmd_display() {
               " empties");
     ctx_.send("legal: " + legal);
     ctx_.send("evaluation: " + std::string(ctx_.searcher().evaluation_name(pos)) + " (" +
-              ctx_.searcher().evaluation_status() + ")");
+              text::printable(ctx_.searcher().evaluation_status()) + ")");
     ctx_.send(session::book_moves_text(ctx_.book().get(), pos));
     ctx_.send("moves: " + (ctx_.game.moves.empty() ? std::string("(none)") : format_moves(ctx_.game.moves)));
 }

@@ -238,16 +238,28 @@ std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const G
     job.lines = lines_per_iteration(pos, go, options.multipv);
     job.ponder_move = ctx.options().ponder;
     const bool bounded = !go.infinite && (ends_by_itself(job.base) || planned.limits.hard || planned.limits.soft);
-    if (!go.ponder) {
-        ctx.start_job(std::move(job), !bounded);
+    try {
+        if (!go.ponder) {
+            ctx.start_job(std::move(job), !bounded);
+            return nullptr;
+        }
+        job.ponder = std::make_shared<PonderControl>(
+            PonderPlan{planned.limits, timing.received, bounded, planned.clock_move, timing.latency},
+            [&ctx] { ctx.stop_job(); });
+        auto control = job.ponder;
+        ctx.start_job(std::move(job), true, [control] { control->release(); });
+        return control;
+    } catch (const std::exception& e) {  // no thread for the search: still one bestmove per go
+        spdlog::error("go: no search started: {}", e.what());
+        ctx.send_error(std::string("go: no thread for the search (") + e.what() + "); playing a legal move");
+        SearchResult none;
+        none.algorithm = options.algorithm;
+        none.best_move = session::fallback_move(pos);
+        none.pv = {none.best_move};
+        ctx.send(format_stats(none));
+        ctx.send(bestmove_line(pos, none, false));
         return nullptr;
     }
-    job.ponder = std::make_shared<PonderControl>(
-        PonderPlan{planned.limits, timing.received, bounded, planned.clock_move, timing.latency},
-        [&ctx] { ctx.stop_job(); });
-    auto control = job.ponder;
-    ctx.start_job(std::move(job), true, [control] { control->release(); });
-    return control;
 }
 
 }  // namespace reversi::uci

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "protocol/text/printable.hpp"
+
 namespace reversi::web {
 
 const JsonValue* JsonValue::find(std::string_view key) const noexcept {
@@ -248,8 +250,17 @@ Expected<JsonValue> parse_json(std::string_view text) { return Parser(text).docu
 std::string json_quote(std::string_view text) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out = "\"";
-    for (const char c : text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
         const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x80) {
+            // Valid UTF-8 as it is; any other byte becomes U+FFFD, so that the output is always valid
+            // UTF-8 (a WebSocket text frame must be), whatever bytes a reply repeats.
+            const std::size_t n = text::utf8_length(text, i);
+            out += n ? text.substr(i, n) : std::string_view("\\ufffd");
+            i += n ? n : 1;
+            continue;
+        }
         if (c == '"' || c == '\\') {
             out += '\\';
             out += c;
@@ -266,6 +277,7 @@ std::string json_quote(std::string_view text) {
         } else {
             out += c;
         }
+        ++i;
     }
     return out + "\"";
 }

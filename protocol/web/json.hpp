@@ -41,7 +41,8 @@ inline constexpr int kMaxJsonValues = 65536;
 
 [[nodiscard]] Expected<JsonValue> parse_json(std::string_view text);
 
-// A JSON string literal, quotes included.
+// A JSON string literal, quotes included, always valid UTF-8: a byte that is not part of a well-formed
+// UTF-8 sequence is written as \ufffd (the replacement character).
 [[nodiscard]] std::string json_quote(std::string_view text);
 
 // Builds one object: JsonObject().add("type", "info").add("depth", 3).str().

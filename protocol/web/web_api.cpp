@@ -134,6 +134,11 @@ WebApi::Decoded WebApi::decode_request(const JsonValue& request) {
     if (t == "line") {
         auto text = text_field(request, "text");
         if (!text) return error_reply("line: " + text.error().message);
+        // The messages above are the UCI-style protocol's commands: a session switched to NBoard would
+        // answer them with errors while the page showed their effect.
+        if (text::iequals(text::first_token(*text), "nboard")) {
+            return error_reply("line: the web API speaks the UCI-style protocol; nboard is for stdin and --listen");
+        }
         return lines({*text});
     }
     return error_reply("unknown message type " + text::quote(t) + " (docs/web.md lists them)");

@@ -6,6 +6,7 @@
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/nboard_frontend.hpp"
 #include "protocol/session/engine_options.hpp"
+#include "protocol/text/printable.hpp"
 #include "protocol/text/tokens.hpp"
 #include "protocol/uci/info_format.hpp"
 #include "protocol/uci/uci_commands.hpp"
@@ -30,6 +31,17 @@ TEST_CASE("tokens split on any whitespace and quote() is printable and bounded")
           "?'");
     CHECK(text::quote(std::string(100, 'x')).size() == 40 + 2 + 3);
     CHECK(text::rest_after_tokens("set game (;GM[x] ;)  ", 2) == "(;GM[x] ;)");
+}
+
+TEST_CASE("printable(): what an output line repeats is printable, valid UTF-8 and bounded") {
+    CHECK(text::printable("plain text, 100%") == "plain text, 100%");
+    CHECK(text::printable("caf\xc3\xa9 \xe2\x82\xac") == "caf\xc3\xa9 \xe2\x82\xac");  // UTF-8 kept
+    CHECK(text::printable(std::string("a\x01\x1b[31m\xff\xfe\0z", 11)) == "a??[31m???z");
+    CHECK(text::printable("\xe2\x82") == "??");  // a character cut short
+    CHECK(text::printable(std::string(5000, 'x')) == std::string(text::kMaxMessageBytes, 'x') + "...");
+    // Never cut inside a character: 3-byte characters, 10 bytes allowed.
+    CHECK(text::printable("\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", 10) ==
+          "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac...");
 }
 
 TEST_CASE("first_token is split_tokens' first token, or empty") {
@@ -183,6 +195,12 @@ TEST_CASE("setoption Book BookFile BookRandomness: switch, path, 0-64") {
     for (auto [n, v] :
          {std::pair{"Book", "maybe"}, {"BookFile", ""}, {"BookRandomness", "65"}, {"BookRandomness", "-1"}}) {
         CHECK_MESSAGE(!session::assign_option(base, n, v), n << "=" << v);
+    }
+    // A path with a NUL byte would open the file named by its first part: refused.
+    for (const char* name : {"BookFile", "EvalFile"}) {
+        const auto refused = session::assign_option(base, name, std::string_view("a.book\0x", 8));
+        REQUIRE_FALSE(refused);
+        CHECK(refused.error().message.find("NUL") != std::string::npos);
     }
     const auto lines = session::option_lines(base);
     CHECK(std::count(lines.begin(), lines.end(), "option name Book type check default true") == 1);

@@ -285,6 +285,51 @@ TEST_CASE("hostile stdin: an injected exception is answered and the session goes
     CHECK(engine.wait_exit(20s) == 0);
 }
 
+TEST_CASE("hostile stdin: a go or an isready that gets no thread is still answered, then the session goes on") {
+    // A GUI waits for the bestmove of every go and the readyok of every isready: when the system has no
+    // thread for the job (test-no-threads stands for it), they come all the same, after an error line.
+    EngineProcess engine({"--test-hooks"});
+    auto& io = engine.io();
+    const auto count = [](const std::vector<std::string>& lines, const std::string& text) {
+        return std::count_if(lines.begin(), lines.end(), [&](const auto& l) { return contains(l, text); });
+    };
+    io.send("test-no-threads 1");
+    io.send("isready");  // the exact solver's table is made by a job first
+    const auto ready = io.read_until("readyok", 20s);
+    REQUIRE(!ready.empty());
+    CHECK(count(ready, "info string error: no thread to prepare the exact solver's table") == 1);
+    io.send("position startpos moves f5");
+    io.send("test-no-threads 1");
+    io.send("go depth 8");
+    const auto lines = io.read_until("bestmove ", 20s);
+    REQUIRE(!lines.empty());
+    CHECK(count(lines, "info string error: go: no thread for the search") == 1);
+    const std::string move = lines.back().substr(std::string("bestmove ").size());
+    CHECK((move == "d6" || move == "f6" || move == "f4"));  // legal after f5
+    io.send("go depth 3");                                  // threads again
+    CHECK(!io.read_until("bestmove ", 20s).empty());
+    io.send("quit");
+    CHECK(engine.wait_exit(20s) == 0);
+}
+
+TEST_CASE("hostile stdin: an NBoard go that gets no thread is still answered with a legal move") {
+    EngineProcess engine({"--test-hooks"});
+    auto& io = engine.io();
+    io.send("nboard 2");
+    io.send("set depth 4");
+    io.send("test-no-threads 1");
+    io.send("go");
+    const auto lines = io.read_until("=== ", 20s);
+    REQUIRE(!lines.empty());
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const auto& l) {
+              return starts_with(l, "status error: go: no thread for the search");
+          }) == 1);
+    const std::string move = lines.back().substr(4, 2);
+    CHECK((move == "F5" || move == "D3" || move == "C4" || move == "E6"));
+    io.send("go");  // threads again
+    CHECK(!io.read_until("=== ", 20s).empty());
+}
+
 TEST_CASE("hostile: the test commands are unknown without --test-hooks") {
     EngineProcess engine;
     engine.io().send("test-throw");

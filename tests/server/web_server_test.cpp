@@ -3,8 +3,10 @@
 // with --listen, idle clients, other origins, the page's files, and a graceful shutdown.
 #include <doctest/doctest.h>
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <memory>
 #include <utility>  // before asio (Boost 1.74)
@@ -87,6 +89,14 @@ public:
         ws_.write(asio::buffer(text), ec);
         REQUIRE_MESSAGE(!ec, ec.message());
     }
+    // A binary message (no UTF-8 check on either side).
+    void send_binary(const std::string& bytes) {
+        beast::error_code ec;
+        ws_.binary(true);
+        ws_.write(asio::buffer(bytes), ec);
+        ws_.text(true);
+        REQUIRE_MESSAGE(!ec, ec.message());
+    }
     // The next message as JSON, or nullopt when the connection ended (or the read timed out).
     std::optional<JsonValue> read() {
         beast::flat_buffer buffer;
@@ -151,13 +161,14 @@ std::string moves_json(const std::vector<std::string>& moves) {
 }
 
 // One HTTP GET on a new connection: status and body.
-std::pair<int, std::string> http_get(int port, const std::string& target) {
+// GET `target` with the Host header `host` (127.0.0.1 when empty): the status and the body.
+std::pair<int, std::string> http_get(int port, const std::string& target, const std::string& host = "") {
     asio::io_context io;
     tcp::socket socket(io);
     socket.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)));
     set_receive_timeout(socket, 20s);
     http::request<http::empty_body> req{http::verb::get, target, 11};
-    req.set(http::field::host, "127.0.0.1");
+    req.set(http::field::host, host.empty() ? "127.0.0.1" : host);
     http::write(socket, req);
     beast::flat_buffer buffer;
     http::response<http::string_body> res;
@@ -358,6 +369,90 @@ TEST_CASE("web: a page under a foreign host name is refused (DNS rebinding), unl
     }
     WsClient program;  // no Origin: not a browser page
     CHECK(program.connect(server.http_port(), "", "evil.example:" + port));
+    // The page itself: a navigation sends no Origin, so its host name is what is checked.
+    CHECK(http_get(server.http_port(), "/", "evil.example:" + port).first == 403);
+    CHECK(http_get(server.http_port(), "/board.js", "evil.example:" + port).first == 403);
+    for (const std::string& host :
+         {"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "board.example:" + port}) {
+        CAPTURE(host);
+        CHECK(http_get(server.http_port(), "/", host).first == 200);
+    }
+}
+
+TEST_CASE("web: replies are valid UTF-8 whatever bytes a message carried, and the session stays UCI-style") {
+    WebServer server;
+    WsClient c;
+    REQUIRE_MESSAGE(c.connect(server.http_port()), c.error());
+    REQUIRE(c.read_until("hello"));
+    // A binary message is not checked for UTF-8: its bytes reach the session, whose error repeats the
+    // name. The client's read checks every text frame's UTF-8 and fails on a malformed one.
+    c.send_binary("{\"type\":\"line\",\"text\":\"go depth 1 algo \xff\xfe\"}");
+    auto error = c.read_until("error");
+    REQUIRE_MESSAGE(error, c.error());
+    CHECK(field(*error, "message").find("unknown algorithm") != std::string::npos);
+    c.send_binary("{\"type\":\"export\",\"black\":\"\xff\xfe\xfd\",\"moves\":[]}");
+    REQUIRE_MESSAGE(c.read(), c.error());
+    // nboard would switch the session to another protocol than the messages' own.
+    c.send(R"({"type":"line","text":"nboard 2"})");
+    error = c.read_until("error");
+    REQUIRE(error);
+    CHECK(field(*error, "message").find("nboard is for stdin and --listen") != std::string::npos);
+    c.send(R"({"type":"isready"})");
+    CHECK(c.read_until("readyok"));
+}
+
+TEST_CASE("web: a client that pings and never reads is closed after the write timeout (its pongs unsent)") {
+    // Beast answers each ping with a pong inside the read: a client that floods pings with a tiny receive
+    // buffer and never reads fills the server's send queue with pongs, which no write of the server's
+    // own would see stall (found by a probe: the slot was held until the idle timeout).
+    WebServer server({"--write-timeout", "2", "--idle-timeout", "60"});
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    REQUIRE(fd >= 0);
+    const int small = 4096;
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    const timeval send_timeout{0, 200000};  // a full send queue must not block the test
+    ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<std::uint16_t>(server.http_port()));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    const std::string port = std::to_string(server.http_port());
+    const std::string handshake = "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:" + port +
+                                  "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    REQUIRE(::send(fd, handshake.data(), handshake.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(handshake.size()));
+    std::string response;
+    char c = 0;
+    while (response.find("\r\n\r\n") == std::string::npos && ::recv(fd, &c, 1, 0) == 1) response += c;
+    REQUIRE(response.rfind("HTTP/1.1 101", 0) == 0);
+    // Masked pings with 125-byte payloads (the key 0: the payload is sent as it is).
+    std::string ping = "\x89\xfd";
+    ping += std::string(4, '\0') + std::string(125, 'p');
+    std::string burst;
+    for (int i = 0; i < 256; ++i) burst += ping;
+    const auto start = std::chrono::steady_clock::now();
+    bool reset = false;
+    while (!reset && std::chrono::steady_clock::now() - start < 15s) {
+        (void)::send(fd, burst.data(), burst.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        pollfd p{fd, 0, 0};  // no read: only whether the server has reset the connection
+        reset = ::poll(&p, 1, 100) == 1 && (p.revents & (POLLERR | POLLHUP));
+    }
+    const auto took = std::chrono::steady_clock::now() - start;
+    ::close(fd);
+    CHECK(reset);
+    CHECK(took < 10s);  // 2 s without the queue shrinking, the watchdog's 1 s tick, and filling the buffers
+    WsClient next;      // the server serves on
+    CHECK(next.connect(server.http_port()));
+}
+
+TEST_CASE("web: a server that cannot listen on one of its addresses announces none and exits 1") {
+    asio::io_context io;
+    tcp::acceptor taken(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));  // listening already
+    const std::string port = std::to_string(taken.local_endpoint().port());
+    EngineProcess process({"--log-level", "off", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:" + port});
+    CHECK(process.wait_exit(20s) == 1);
+    CHECK(!process.io().read_line(2s));  // no "listening" line: a supervisor must not think it is up
 }
 
 TEST_CASE("web: SIGTERM stops a running search, sends its bestmove and exits 0 at once") {

@@ -39,6 +39,26 @@ std::vector<std::string> strings(const JsonValue& array) {
 
 WebApi api() { return WebApi(WebApiConfig{}, 1); }
 
+// Whether `text` is well-formed UTF-8, decoded code point by code point (the reference the writer's
+// check is compared with): no overlong form, no surrogate, nothing beyond U+10FFFF.
+bool valid_utf8(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto lead = static_cast<unsigned char>(text[i]);
+        const int n = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3 : (lead >> 3) == 30 ? 4 : 0;
+        if (n == 0 || text.size() - i < static_cast<std::size_t>(n)) return false;
+        std::uint32_t code = n == 1 ? lead : lead & (0x7F >> n);
+        for (int k = 1; k < n; ++k) {
+            const auto c = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+            if ((c >> 6) != 2) return false;
+            code = (code << 6) | (c & 0x3F);
+        }
+        constexpr std::uint32_t kMinOf[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (code < kMinOf[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+        i += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
 }  // namespace
 
 TEST_CASE("json: values, escapes and nesting parse as RFC 8259 says") {
@@ -93,6 +113,30 @@ TEST_CASE("json: the writer's output parses back to what was written") {
         CHECK(member(v, "n").number == -12);
         CHECK(member(v, "b").boolean);
         CHECK(strings(member(v, "l")) == std::vector<std::string>{"a", s});
+    }
+}
+
+TEST_CASE("json: the writer's output is valid UTF-8 whatever bytes it is given") {
+    // Well-formed sequences pass as they are; each byte of a malformed one becomes U+FFFD.
+    CHECK(json_quote("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+    CHECK(json_quote("a\xff\xfe") == "\"a\\ufffd\\ufffd\"");
+    CHECK(json_quote("\xc0\xaf") == "\"\\ufffd\\ufffd\"");                        // overlong '/'
+    CHECK(json_quote("\xed\xa0\x80") == "\"\\ufffd\\ufffd\\ufffd\"");             // a surrogate
+    CHECK(json_quote("\xf4\x90\x80\x80") == "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");  // beyond U+10FFFF
+    CHECK(json_quote("\xe2\x82") == "\"\\ufffd\\ufffd\"");                        // cut short
+    CHECK(json_quote("\xe2\x82x") == "\"\\ufffd\\ufffdx\"");
+    std::mt19937_64 rng(17);
+    for (int i = 0; i < 5000; ++i) {
+        std::string s;
+        const int n = static_cast<int>(rng() % 24);
+        for (int j = 0; j < n; ++j) s += static_cast<char>(rng() % 256);
+        const std::string quoted = json_quote(s);
+        CAPTURE(quoted);
+        REQUIRE(valid_utf8(quoted));
+        const JsonValue v = parsed("[" + quoted + "]");
+        REQUIRE(v.array.size() == 1);
+        // What was valid UTF-8 reads back unchanged.
+        if (valid_utf8(s)) CHECK(v.array[0].string == s);
     }
 }
 
@@ -183,13 +227,26 @@ TEST_CASE("web api: requests become protocol lines, bad ones errors") {
           std::vector<std::string>{"setoption name Hash value 32"});
     CHECK(a.decode(R"({"type":"line","text":"d"})").lines == std::vector<std::string>{"d"});
     CHECK(a.decode(R"({"type":"line","text":42})").lines == std::vector<std::string>{"42"});
-    for (const char* bad :
-         {"[]", "{}", R"({"type":1})", R"({"type":"fly"})", R"({"type":"go"})", R"({"type":"go","depth":0})",
-          R"({"type":"go","depth":2.5})", R"({"type":"go","depth":"3"})", R"({"type":"line","text":"go\nquit"})",
-          R"({"type":"setoption","name":"Hash"})", R"({"type":"position","moves":["z9"]})",
-          R"({"type":"position","moves":"f5"})", R"({"type":"position","moves":[],"transcript":"f5"})",
-          R"({"type":"opening","index":3})", R"({"type":"line","text":1e300})", R"({"type":"line","text":-1e19})",
-          R"({"type":"line","text":0.5})", "not json"}) {
+    for (const char* bad : {"[]",
+                            "{}",
+                            R"({"type":1})",
+                            R"({"type":"fly"})",
+                            R"({"type":"go"})",
+                            R"({"type":"go","depth":0})",
+                            R"({"type":"go","depth":2.5})",
+                            R"({"type":"go","depth":"3"})",
+                            R"({"type":"line","text":"go\nquit"})",
+                            R"({"type":"setoption","name":"Hash"})",
+                            R"({"type":"position","moves":["z9"]})",
+                            R"({"type":"position","moves":"f5"})",
+                            R"({"type":"position","moves":[],"transcript":"f5"})",
+                            R"({"type":"opening","index":3})",
+                            R"({"type":"line","text":1e300})",
+                            R"({"type":"line","text":-1e19})",
+                            R"({"type":"line","text":0.5})",
+                            R"({"type":"line","text":"nboard 2"})",
+                            R"({"type":"line","text":"  NBoard"})",
+                            "not json"}) {
         auto d = a.decode(bad);
         CHECK_MESSAGE(d.lines.empty(), bad);
         REQUIRE(d.replies.size() == 1);
