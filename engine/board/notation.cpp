@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/core/regular_file.hpp"
+
 namespace reversi {
 
 namespace {
@@ -238,19 +240,28 @@ Expected<ObfEntry> parse_obf_line(std::string_view line) {
         if (!(in >> value) || !in.eof() || value < -127 || value > 127) {
             return make_error("bad OBF line: bad score in '" + printable(field) + "'");
         }
+        const auto beyond = [&] {
+            return make_error("bad OBF line: score in '" + printable(field) + "' is beyond -64..64");
+        };
         if (colon == std::string_view::npos) {
+            if (value < -64 || value > 64) return beyond();
             entry.score = value;
             continue;
         }
         auto move = parse_move(field.substr(0, colon));
         if (!move) return make_error("bad OBF line: " + move.error().message);
         if (*move == kPass && value == -127) break;  // Edax's end-of-list marker "--:-127"
+        if (value < -64 || value > 64) return beyond();
+        const bool legal = *move == kPass ? entry.position.must_pass()
+                                          : *move < kPass && (entry.position.moves() & square_bit(*move)) != 0;
+        if (!legal) return make_error("bad OBF line: '" + printable(field) + "' scores a move that is not legal here");
         entry.move_scores.emplace_back(*move, value);
     }
     return entry;
 }
 
 Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path) {
+    if (exists_but_not_regular(path)) return make_error("OBF file '" + path + "' is not a regular file");
     std::ifstream in(path);
     if (!in) {
         return make_error("cannot open OBF file '" + path + "'");

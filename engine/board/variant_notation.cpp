@@ -4,6 +4,8 @@
 #include <cctype>
 #include <fstream>
 
+#include "engine/core/regular_file.hpp"
+
 namespace reversi {
 
 namespace {
@@ -119,6 +121,7 @@ Expected<ObfEntry> parse_variant_obf_line(std::string_view line, Variant variant
 }
 
 Expected<std::vector<ObfEntry>> read_variant_obf_file(const std::string& path, Variant variant) {
+    if (exists_but_not_regular(path)) return make_error("OBF file '" + path + "' is not a regular file");
     std::ifstream in(path);
     if (!in) return make_error("cannot open OBF file '" + path + "'");
     std::vector<ObfEntry> entries;

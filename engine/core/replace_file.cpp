@@ -12,11 +12,20 @@ Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) return make_error(prefix + tmp + ": cannot create the file");
         out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!out.flush()) return make_error(prefix + tmp + ": write error");
+        if (!out.flush()) {
+            out.close();
+            std::error_code ignored;
+            std::filesystem::remove(tmp, ignored);  // nothing half-written is left beside the file
+            return make_error(prefix + tmp + ": write error");
+        }
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
-    if (ec) return make_error(prefix + path + ": cannot rename " + tmp + ": " + ec.message());
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);  // e.g. `path` is a folder: the file it was to become goes too
+        return make_error(prefix + path + ": cannot rename " + tmp + ": " + ec.message());
+    }
     return true;
 }
 

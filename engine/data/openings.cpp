@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "engine/board/notation.hpp"
+#include "engine/core/regular_file.hpp"
 
 namespace reversi::data {
 
@@ -55,6 +56,7 @@ Expected<Opening> parse_opening(const std::string& raw, Variant variant) {
 }
 
 Expected<std::vector<Opening>> read_openings(const std::string& path, Variant variant) {
+    if (exists_but_not_regular(path)) return make_error("openings file " + path + ": not a regular file");
     std::ifstream in(path);
     if (!in) return make_error("cannot open openings file " + path);
     std::vector<Opening> out;

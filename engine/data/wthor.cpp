@@ -5,6 +5,7 @@
 
 #include "engine/board/notation.hpp"
 #include "engine/board/variant.hpp"
+#include "engine/core/regular_file.hpp"
 
 namespace reversi::data {
 
@@ -74,6 +75,7 @@ Expected<WthorFile> parse_wthor(std::span<const std::uint8_t> bytes, const std::
 }
 
 Expected<WthorFile> read_wthor_file(const std::string& path) {
+    if (exists_but_not_regular(path)) return make_error("WTHOR " + path + ": not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) return make_error("WTHOR " + path + ": cannot open the file");
     std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

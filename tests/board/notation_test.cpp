@@ -109,6 +109,14 @@ TEST_CASE("OBF lines") {
     CHECK_FALSE(parse_obf_line("---------------------------OX------XO--------------------------- X; Z9:+1;"));
     CHECK_FALSE(parse_obf_line("---------------------------OX------XO--------------------------- X; D3:+x;"));
     CHECK_FALSE(parse_obf_line("   % only a comment"));
+    // A score beyond -64..64, or a score for a move that is not legal, is an error of the file (they
+    // used to be read: a measure took 100 as an exact score, a solve called the position wrong).
+    const std::string start = "---------------------------OX------XO--------------------------- X;";
+    for (const char* bad : {" D3:+100;", " D3:-65;", " +66;", " A1:+18;", " --:+0;", " D3:+0; D3:-127;"}) {
+        const auto refused = parse_obf_line(start + bad);
+        CHECK_MESSAGE(!refused, bad);
+    }
+    CHECK(parse_obf_line(start + " D3:+64; C4:-64; --:-127;"));
 }
 
 TEST_CASE("OBF files from the shared FFO suite: every listed move is exactly the legal moves") {
@@ -132,4 +140,13 @@ TEST_CASE("OBF files from the shared FFO suite: every listed move is exactly the
     auto missing = read_obf_file(dir + "/ffo/no-such-file.obf");
     REQUIRE_FALSE(missing);
     CHECK(missing.error().message.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("read_obf_file refuses what is not a regular file: a folder reads as empty, /dev/zero never ends") {
+    for (const std::string& path : {std::filesystem::temp_directory_path().string(), std::string("/dev/zero")}) {
+        CAPTURE(path);
+        const auto entries = read_obf_file(path);
+        REQUIRE_FALSE(entries);
+        CHECK(entries.error().message.find("not a regular file") != std::string::npos);
+    }
 }

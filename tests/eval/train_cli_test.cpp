@@ -49,6 +49,15 @@ TEST_CASE("reversi-train: --help, bad commands and options are reported") {
     const Run missing = run("measure --weights /nonexistent.weights x.obf");
     CHECK(missing.status != 0);
     CHECK(missing.output.find("cannot open") != std::string::npos);
+    // What is not a regular file is refused (a folder read as empty, /dev/zero never ended), and a file
+    // system failure a command does not report itself ends the run with exit status 1, not an abort.
+    const std::string folder = std::filesystem::temp_directory_path().string();
+    const Run embed_folder = run("embed --in " + folder + " --out /dev/null");
+    CHECK(WEXITSTATUS(embed_folder.status) == 1);
+    CHECK(embed_folder.output.find("not a regular file") != std::string::npos);
+    const Run measure_zero = run("measure /dev/zero");
+    CHECK(WEXITSTATUS(measure_zero.status) == 1);
+    CHECK(measure_zero.output.find("not a regular file") != std::string::npos);
 }
 
 TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut and embed") {
@@ -68,6 +77,12 @@ TEST_CASE("reversi-train: a tiny training run, its resumption, measure, probcut 
     CHECK(trained.output.find("training set: ") != std::string::npos);
     CHECK(trained.output.find("test-MAE") != std::string::npos);
     REQUIRE(reversi::eval::PatternEvaluator::from_file(out));
+
+    // A --cache that is a file cannot hold the cache's folder: a message and status 1, not an abort.
+    const Run cache_file = run(common + " --cache /dev/null");
+    CHECK(WIFEXITED(cache_file.status));
+    CHECK(WEXITSTATUS(cache_file.status) == 1);
+    CHECK(cache_file.output.find("reversi-train: train: ") != std::string::npos);
 
     const Run resumed = run(common + " --resume");
     REQUIRE_MESSAGE(resumed.status == 0, resumed.output);

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
@@ -43,5 +44,11 @@ TEST_CASE("reversi-compare: 4x4 start, depths 1-3, every algorithm: tables, CSV 
     CHECK(read_all(dir / "out.svg").rfind("<svg", 0) == 0);
     CHECK(read_all(dir / "err.txt").find("depth  3") != std::string::npos);             // progress on stderr
     CHECK(std::system((tool.string() + " --depths 3 > /dev/null 2>&1").c_str()) != 0);  // no position: an error
+    // --lines counts from 1: line 0 was read before the file's first entry (found by ASan in a probe).
+    std::ofstream(dir / "one.obf") << "---------------------------OX------XO--------------------------- X\n";
+    const std::string lines0 = tool.string() + " --obf " + (dir / "one.obf").string() +
+                               " --lines 0 --depths 1 --no-trees > /dev/null 2> " + (dir / "err0.txt").string();
+    CHECK(WEXITSTATUS(std::system(lines0.c_str())) == 2);
+    CHECK(read_all(dir / "err0.txt").find("lines are numbered from 1") != std::string::npos);
     std::filesystem::remove_all(dir);
 }

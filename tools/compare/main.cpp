@@ -106,6 +106,7 @@ Expected<std::vector<NamedPosition>> gather_positions(const cli::ParsedArgs& arg
         if (args.has("lines")) {
             auto r = parse_range(args.get("lines", ""), "--lines");
             if (!r) return r.error();
+            if (r->first < 1) return make_error("--lines: '" + args.get("lines", "") + "': lines are numbered from 1");
             lines = *r;
         }
         for (int i = lines.first; i <= lines.second && i <= static_cast<int>(entries->size()); ++i) {

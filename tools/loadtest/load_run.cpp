@@ -46,10 +46,12 @@ const char* const kPositions[] = {
 }  // namespace
 
 int run_load(const LoadConfig& config) {
-    // 4 MiB of hash per session, the budget sized for exactly --clients sessions (the server's own share and
-    // 2 x Hash + the per-session overhead each: protocol/session/memory_budget.hpp).
+    // 4 MiB of hash per session (the server's own share and 2 x Hash + the per-session overhead each:
+    // protocol/session/memory_budget.hpp), twice --clients sessions' worth: a client that quits and
+    // reconnects at once may find its old session's memory still in the budget (the server's reaper frees
+    // it after the connection has closed), and was refused when the budget held exactly --clients.
     const std::size_t budget =
-        session::kServerBaseMiB + static_cast<std::size_t>(config.clients) * session::session_memory_mib(4);
+        session::kServerBaseMiB + 2 * static_cast<std::size_t>(config.clients) * session::session_memory_mib(4);
     Server server(config.engine, {"--max-sessions", std::to_string(config.clients), "--hash", "4", "--max-memory",
                                   std::to_string(budget)});
     std::atomic<long> gos{0}, answered{0}, sessions{0}, failures{0}, stops{0};
@@ -91,7 +93,8 @@ int run_load(const LoadConfig& config) {
                     auto reply = c.wait_for("bestmove ", 30s);
                     if (!reply) {
                         ++failures;
-                        spdlog::error("client {}: no bestmove within 30 s after '{}'", i, go);
+                        spdlog::error("client {}: no bestmove after '{}' (the connection closed, or 30 s passed)", i,
+                                      go);
                         return;
                     }
                     local.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());

@@ -146,6 +146,10 @@ int main(int argc, char** argv) {
     auto first = args.get_int("first", *base, *base, *base + count - 1);
     auto last = args.get_int("last", *base + count - 1, *base, *base + count - 1);
     if (!first || !last) return refuse((!first ? first.error() : last.error()).message);
+    if (*first > *last) {
+        return refuse("--first " + std::to_string(*first) + " is after --last " + std::to_string(*last) +
+                      ": no position to solve");
+    }
     if (args.has("calibrate-probcut")) {
         auto samples = args.get_int("samples", 200, 10, 100000);
         if (!samples) return refuse(samples.error().message);

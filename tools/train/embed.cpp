@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "engine/core/regular_file.hpp"
 #include "engine/eval/weights/embed_source.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 #include "tools/train/commands.hpp"
@@ -16,6 +17,10 @@ int run_embed(const cli::ParsedArgs& args) {
     if (in.empty() || out.empty()) {
         std::fprintf(stderr, "reversi-train: embed needs --in FILE and --out FILE.cpp\n");
         return 2;
+    }
+    if (exists_but_not_regular(in)) {
+        std::fprintf(stderr, "reversi-train: embed: %s is not a regular file\n", in.c_str());
+        return 1;
     }
     std::ifstream file(in, std::ios::binary);
     if (!file) {

@@ -8,6 +8,25 @@
 
 using namespace reversi;
 
+namespace {
+
+int run_command(const std::string& command, cli::ParsedArgs& args) {
+    if (command == "train") return train::run_train(args);
+    if (command == "measure") return train::run_measure(args);
+    if (command == "bench") return train::run_bench(args);
+    if (command == "embed") return train::run_embed(args);
+    if (command == "probcut") return train::run_probcut(args);
+    if (command == "selfplay") return train::run_selfplay(args);
+    if (command == "selfplay-worker") return train::run_selfplay_worker(args);
+    std::fprintf(stderr,
+                 "reversi-train: unknown command '%s' (train, measure, bench, embed, probcut, selfplay or "
+                 "selfplay-worker)\n",
+                 command.c_str());
+    return 2;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     const cli::ProgramSpec spec{
         "reversi-train",
@@ -127,16 +146,12 @@ int main(int argc, char** argv) {
     }
     const std::string command = args.positional.front();
     args.positional.erase(args.positional.begin());
-    if (command == "train") return train::run_train(args);
-    if (command == "measure") return train::run_measure(args);
-    if (command == "bench") return train::run_bench(args);
-    if (command == "embed") return train::run_embed(args);
-    if (command == "probcut") return train::run_probcut(args);
-    if (command == "selfplay") return train::run_selfplay(args);
-    if (command == "selfplay-worker") return train::run_selfplay_worker(args);
-    std::fprintf(stderr,
-                 "reversi-train: unknown command '%s' (train, measure, bench, embed, probcut, selfplay or "
-                 "selfplay-worker)\n",
-                 command.c_str());
-    return 2;
+    // A file system or stream failure that a command does not report itself (a --cache path that is a
+    // file, a --search-checkpoint that is a folder) ends the run with its message, not an abort.
+    try {
+        return run_command(command, args);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "reversi-train: %s: %s\n", command.c_str(), e.what());
+        return 1;
+    }
 }

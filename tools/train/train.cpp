@@ -15,6 +15,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/core/regular_file.hpp"
 #include "engine/endgame/solver.hpp"
 #include "engine/eval/pattern/training/search_targets.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
@@ -80,6 +81,8 @@ Expected<std::uint32_t> search_tag(const SearchTargetArgs& a) {
         const auto embedded = eval::default_weights_bytes();
         bytes.assign(embedded.begin(), embedded.end());
     } else {
+        if (exists_but_not_regular(a.weights))
+            return make_error("--search-weights: " + a.weights + " is not a regular file");
         std::ifstream in(a.weights, std::ios::binary);
         if (!in) return make_error("--search-weights: cannot open " + a.weights);
         bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -248,8 +251,8 @@ std::optional<double> lambda_option(const cli::ParsedArgs& args) {
     } catch (...) {
         lambda = -1;
     }
-    if (!(lambda >= 0)) {
-        std::fprintf(stderr, "reversi-train: --lambda: expected a number >= 0\n");
+    if (!(lambda >= 0) || !std::isfinite(lambda)) {  // inf fitted every weight to 0
+        std::fprintf(stderr, "reversi-train: --lambda: expected a finite number >= 0\n");
         return std::nullopt;
     }
     return lambda;

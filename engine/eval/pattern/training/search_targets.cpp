@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "engine/core/little_endian.hpp"
+#include "engine/core/regular_file.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
 namespace reversi::eval {
@@ -77,6 +78,7 @@ Expected<LoadedCheckpoint> read_checkpoint(const std::string& path, std::uint32_
     LoadedCheckpoint loaded;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return loaded;
+    if (exists_but_not_regular(path)) return make_error("search checkpoint " + path + ": not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) return make_error("search checkpoint " + path + ": cannot open the file");
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

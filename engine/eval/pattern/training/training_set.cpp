@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "engine/core/little_endian.hpp"
+#include "engine/core/regular_file.hpp"
 #include "engine/core/replace_file.hpp"
 #include "engine/eval/pattern/symmetry.hpp"
 #include "engine/eval/weights/weights_file.hpp"
@@ -161,6 +162,7 @@ Expected<bool> save_samples(const std::string& path, std::uint32_t tag, const st
 }
 
 Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint32_t tag) {
+    if (exists_but_not_regular(path)) return make_error("samples " + path + ": not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) return make_error("samples " + path + ": cannot open the file");
     const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
