@@ -40,6 +40,7 @@ cli::ProgramSpec program_spec() {
          {"book", true, "opening book file for every session (docs/book.md; the BookFile option)"}},
         commands};
     transport::append_server_flags(spec.options);
+    spec.takes_positional = false;
     return spec;
 }
 

@@ -66,6 +66,7 @@ ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) 
             return outcome;
         }
         if (!arg.starts_with("--")) {
+            if (!spec.takes_positional) return fail("unexpected argument '" + arg + "' (options start with --)");
             outcome.args.positional.push_back(arg);
             continue;
         }

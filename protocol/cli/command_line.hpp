@@ -33,6 +33,9 @@ struct ProgramSpec {
     std::string description;  // a paragraph for --help
     std::vector<OptionSpec> options;
     std::string epilog;  // extra text at the end of --help
+    // False for a program that takes options only: a bare argument (a typo such as "-hash 64", a
+    // forgotten "--") is an error instead of being ignored.
+    bool takes_positional = true;
 };
 
 [[nodiscard]] std::string help_text(const ProgramSpec& spec);

@@ -100,6 +100,7 @@ TEST_CASE("reversi-solve: an 8x8 file, right (status 0) and wrong (status 1) sco
     CHECK(out.find(" 1 wrong") != std::string::npos);
     CHECK(run_solve_tool("--first 4", good, out) == 2);           // out of the file's range
     CHECK(run_solve_tool("--first 3 --last 2", good, out) == 2);  // no position (it solved none, status 0)
+    CHECK(run_solve_tool("extra", good, out) == 2);               // a bare argument (it was ignored, status 0)
     CHECK(run_solve_tool("--ordering best", good, out) == 2);
     std::filesystem::remove(good);
     std::filesystem::remove(bad_score);

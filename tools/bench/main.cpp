@@ -42,7 +42,7 @@ std::vector<Position> sample_positions(int count, unsigned seed) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+    cli::ProgramSpec spec{
         "reversi-bench",
         "reversi-bench [--depth N] [--hash MIB] [--search-only] [--perft-depth N] [--positions N]",
         "First the search fingerprint: 8 fixed positions searched with the engine's search (iterative\n"
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
          {"perft-depth", true, "perft depth from the 8x8 start (default 10)"},
          {"positions", true, "random positions for the move-generation loop (default 1000000)"}},
         ""};
+    spec.takes_positional = false;
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     auto depth = parsed.args.get_int("perft-depth", 10, 1, 16);

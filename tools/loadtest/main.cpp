@@ -13,7 +13,7 @@
 using namespace reversi;
 
 int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+    cli::ProgramSpec spec{
         "reversi-loadtest",
         "reversi-loadtest [options]",
         "Load test of reversi-engine --listen on loopback: --clients concurrent clients for --seconds, each\n"
@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
          {"cycles", true, "go/stop cycles per transport and position (default 300)"},
          {"log-level", true, "trace, debug, info, warn, error or off (default info)"}},
         ""};
+    spec.takes_positional = false;
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     cli::init_logging("loadtest", parsed.args.get("log-level", "info"));

@@ -82,7 +82,7 @@ Expected<endgame::SolveOptions> solve_options(const cli::ParsedArgs& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+    cli::ProgramSpec spec{
         "reversi-solve",
         "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]\n"
         "       reversi-solve --variant 6x6|6x6-parallel|4x4|diamond|diamond-parallel [--file F.obf] [--threads N] "
@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
          {"variant", true,
           "8x8 (default), 6x6, 6x6-parallel, 4x4, diamond or diamond-parallel: solve on that board (see above)"}},
         "Example: nice -n 10 build/release/tools/reversi-solve --threads 2"};
+    spec.takes_positional = false;
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;

@@ -41,7 +41,7 @@ void print(const stress::StressConfig& c, const stress::StressReport& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+    cli::ProgramSpec spec{
         "reversi-stress",
         "reversi-stress [options]",
         "Clock stress benchmark: --games clock games between two reversi-engine instances (UCI over pipes)\n"
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
          {"move-overhead", true, "MS: setoption MoveOverhead for both engines (default: the engine's own)"},
          {"log-level", true, "trace, debug, info, warn, error or off (default info)"}},
         "Example (the documented 1,000-game run): nice reversi-stress --games 1000 --tc 3+0.03 --hogs 2"};
+    spec.takes_positional = false;
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
