@@ -2,9 +2,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
-#include "engine/core/regular_file.hpp"
 #include "engine/eval/weights/embed_source.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 #include "tools/train/commands.hpp"
@@ -18,16 +16,12 @@ int run_embed(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: embed needs --in FILE and --out FILE.cpp\n");
         return 2;
     }
-    if (exists_but_not_regular(in)) {
-        std::fprintf(stderr, "reversi-train: embed: %s is not a regular file\n", in.c_str());
+    auto read = eval::read_weights_bytes(in);
+    if (!read) {
+        std::fprintf(stderr, "reversi-train: embed: %s\n", read.error().message.c_str());
         return 1;
     }
-    std::ifstream file(in, std::ios::binary);
-    if (!file) {
-        std::fprintf(stderr, "reversi-train: cannot open %s\n", in.c_str());
-        return 1;
-    }
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    const std::vector<std::uint8_t> bytes = std::move(*read);
     auto set = eval::decode_weights(bytes, in);
     if (!set) {
         std::fprintf(stderr, "reversi-train: refusing to embed: %s\n", set.error().message.c_str());

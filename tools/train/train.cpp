@@ -15,7 +15,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/core/regular_file.hpp"
 #include "engine/endgame/solver.hpp"
 #include "engine/eval/pattern/training/search_targets.hpp"
 #include "engine/eval/pattern/training/trainer.hpp"
@@ -81,11 +80,9 @@ Expected<std::uint32_t> search_tag(const SearchTargetArgs& a) {
         const auto embedded = eval::default_weights_bytes();
         bytes.assign(embedded.begin(), embedded.end());
     } else {
-        if (exists_but_not_regular(a.weights))
-            return make_error("--search-weights: " + a.weights + " is not a regular file");
-        std::ifstream in(a.weights, std::ios::binary);
-        if (!in) return make_error("--search-weights: cannot open " + a.weights);
-        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        auto read = eval::read_weights_bytes(a.weights, eval::kMaxWeightsFileBytes, {}, "--search-weights");
+        if (!read) return read.error();
+        bytes = std::move(*read);
     }
     bytes.push_back(static_cast<std::uint8_t>(a.depth));
     bytes.push_back(static_cast<std::uint8_t>(a.selectivity));

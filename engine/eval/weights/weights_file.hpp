@@ -115,6 +115,8 @@ struct WeightSet {
 
 // The largest weights file read (the shipped one is about 660 KB): a bigger file is refused unread.
 inline constexpr std::size_t kMaxWeightsFileBytes = std::size_t{64} << 20;
+// No cap on the size, for files a tool wrote itself (the trainer's sample caches and checkpoints).
+inline constexpr std::size_t kAnyFileBytes = std::numeric_limits<std::size_t>::max() - 1;
 
 // Reads a whole weights file without ever throwing or blocking on a special file: only a regular file is
 // read (a directory, FIFO, device or socket is refused after a non-blocking open), and at most

@@ -12,7 +12,6 @@
 #include <thread>
 
 #include "engine/core/little_endian.hpp"
-#include "engine/core/regular_file.hpp"
 #include "engine/eval/weights/weights_file.hpp"
 
 namespace reversi::eval {
@@ -78,10 +77,9 @@ Expected<LoadedCheckpoint> read_checkpoint(const std::string& path, std::uint32_
     LoadedCheckpoint loaded;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return loaded;
-    if (exists_but_not_regular(path)) return make_error("search checkpoint " + path + ": not a regular file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error("search checkpoint " + path + ": cannot open the file");
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto read = read_weights_bytes(path, kAnyFileBytes, {}, "search checkpoint");
+    if (!read) return read.error();
+    const std::vector<std::uint8_t> bytes = std::move(*read);
     const auto fail = [&](const std::string& what) { return make_error("search checkpoint " + path + ": " + what); };
     if (bytes.size() < kHeaderSize || std::memcmp(bytes.data(), kMagic, 4) != 0) return fail("not a search checkpoint");
     if (get_le<std::uint32_t>(bytes.data() + 4) != kVersion) return fail("other checkpoint version");

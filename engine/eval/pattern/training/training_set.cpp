@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "engine/core/little_endian.hpp"
-#include "engine/core/regular_file.hpp"
 #include "engine/core/replace_file.hpp"
 #include "engine/eval/pattern/symmetry.hpp"
 #include "engine/eval/weights/weights_file.hpp"
@@ -162,10 +161,9 @@ Expected<bool> save_samples(const std::string& path, std::uint32_t tag, const st
 }
 
 Expected<std::vector<RawSample>> load_samples(const std::string& path, std::uint32_t tag) {
-    if (exists_but_not_regular(path)) return make_error("samples " + path + ": not a regular file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error("samples " + path + ": cannot open the file");
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto read = read_weights_bytes(path, kAnyFileBytes, {}, "samples");
+    if (!read) return read.error();
+    const std::vector<std::uint8_t> bytes = std::move(*read);
     const auto fail = [&](const std::string& what) { return make_error("samples " + path + ": " + what); };
     if (bytes.size() < kSamplesHeader + 4 || std::memcmp(bytes.data(), "RVTS", 4) != 0)
         return fail("not a sample cache");
