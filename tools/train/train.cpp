@@ -384,10 +384,17 @@ int fit_and_report(const std::vector<eval::Sample>& samples, const eval::FitConf
     return 0;
 }
 
-}  // namespace
+// What `train` was asked to do, every option checked before the samples are built (which can take hours).
+struct TrainPlan {
+    eval::BuildConfig build;
+    eval::FitConfig fit;
+    std::string out;
+    std::optional<SearchTargetPlan> searched;
+    std::uint32_t refit_mask = 0;
+};
 
-int run_train(const cli::ParsedArgs& args) {
-    using namespace reversi::eval;
+// The numeric options and --lambda.
+int read_train_numbers(const cli::ParsedArgs& args, TrainPlan& plan) {
     const auto exact = args.get_int("exact-empties", 12, 0, 24);
     const auto threads = args.get_int("threads", 1, 1, 256);
     const auto iterations = args.get_int("iterations", 60, 1, 10000);
@@ -404,40 +411,52 @@ int run_train(const cli::ParsedArgs& args) {
     }
     const auto lambda = lambda_option(args);
     if (!lambda) return 2;
-    const std::string out = args.get("out", "");
-    if (out.empty()) {
+    plan.build.policy.exact_empties = static_cast<int>(*exact);
+    plan.build.threads = static_cast<int>(*threads);
+    plan.build.max_games = static_cast<std::uint64_t>(*max_games);
+    plan.fit.lambda = *lambda;
+    plan.fit.iterations = static_cast<int>(*iterations);
+    plan.fit.test_permille = static_cast<int>(*permille);
+    plan.fit.seed = static_cast<std::uint64_t>(*seed);
+    plan.fit.min_count = static_cast<int>(*min_count);
+    plan.fit.overlap = static_cast<int>(*overlap);
+    return 0;
+}
+
+// --out, the searched targets, --refit-phases, --warm-start and --fit-empties.
+int read_fit_plan(const cli::ParsedArgs& args, TrainPlan& plan) {
+    plan.out = args.get("out", "");
+    if (plan.out.empty()) {
         std::fprintf(stderr, "reversi-train: train needs --out FILE\n");
         return 2;
     }
-    // Checked before the samples are built (which can take hours), like every option.
-    std::optional<SearchTargetPlan> searched;
-    if (const int rc = plan_searched_targets(args, static_cast<int>(*threads), searched); rc != 0) return rc;
-    std::uint32_t refit_mask = 0;
-    if (const int rc = refit_mask_option(args, out, refit_mask); rc != 0) return rc;
-    const bool warm_start = args.has("warm-start");
-    if (warm_start && refit_mask == 0) {
+    if (const int rc = plan_searched_targets(args, plan.build.threads, plan.searched); rc != 0) return rc;
+    if (const int rc = refit_mask_option(args, plan.out, plan.refit_mask); rc != 0) return rc;
+    plan.fit.warm_start = args.has("warm-start");
+    if (plan.fit.warm_start && plan.refit_mask == 0) {
         std::fprintf(stderr, "reversi-train: --warm-start refines the phases of --refit-phases: give them\n");
         return 2;
     }
     const auto fit_empties = range_option(args, "fit-empties", "0-60", 60);
     if (!fit_empties) return 2;
+    std::tie(plan.fit.min_empties, plan.fit.max_empties) = *fit_empties;
+    return 0;
+}
+
+// The game files (WTHOR and self-play), the sample cache and the targets' policy.
+int read_sample_sources(const cli::ParsedArgs& args, eval::BuildConfig& build) {
     auto files = wthor_files(args.get("wthor", "../shared/data/wthor"));
     if (!files) {
         std::fprintf(stderr, "reversi-train: %s\n", files.error().message.c_str());
         return 1;
     }
-
     std::set<std::string> perfect_play;
     if (const int rc = add_selfplay_files(args, *files, perfect_play); rc != 0) return rc;
-    BuildConfig build;
     build.wthor_files = *files;
     build.perfect_play_files = std::move(perfect_play);
     build.cache_dir = args.get("cache", "");
     if (!build.cache_dir.empty()) std::filesystem::create_directories(build.cache_dir);
-    build.max_games = static_cast<std::uint64_t>(*max_games);
-    const int limit = static_cast<int>(*exact);
-    build.policy.exact_empties = limit;
-    build.threads = static_cast<int>(*threads);
+    const int limit = build.policy.exact_empties;
     build.solver_factory = exact_solver_factory(limit);
     build.policy.blend = args.get("targets", "blend") != "final";
     if (args.has("targets") && args.get("targets", "") != "final" && args.get("targets", "") != "blend") {
@@ -446,13 +465,25 @@ int run_train(const cli::ParsedArgs& args) {
     }
     // Identifies the policy in cache files: 'T' or 'B' (blend), then the solver limit (trainer.hpp: the
     // other bits).
-    build.policy_tag = (build.policy.blend ? 0x4200u : 0x5400u) + static_cast<std::uint32_t>(limit) + kExactWipeoutsTag;
+    build.policy_tag =
+        (build.policy.blend ? 0x4200u : 0x5400u) + static_cast<std::uint32_t>(limit) + eval::kExactWipeoutsTag;
+    return 0;
+}
+
+}  // namespace
+
+int run_train(const cli::ParsedArgs& args) {
+    using namespace reversi::eval;
+    TrainPlan plan;
+    if (const int rc = read_train_numbers(args, plan); rc != 0) return rc;
+    if (const int rc = read_fit_plan(args, plan); rc != 0) return rc;
+    if (const int rc = read_sample_sources(args, plan.build); rc != 0) return rc;
 
     const auto t0 = std::chrono::steady_clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     BuildReport report;
     auto samples = build_training_set(
-        build, report, [&](const std::string& file, std::size_t i, std::size_t n, const TargetStats& s) {
+        plan.build, report, [&](const std::string& file, std::size_t i, std::size_t n, const TargetStats& s) {
             spdlog::info(
                 "samples {}/{} {}: {} games, {} positions ({} exact from {} solves, {} theoretical, {} blended, {} "
                 "final "
@@ -464,21 +495,12 @@ int run_train(const cli::ParsedArgs& args) {
         std::fprintf(stderr, "reversi-train: %s\n", samples.error().message.c_str());
         return 1;
     }
-    print_training_set(report, limit, files->size(), elapsed());
-    if (searched) {
-        if (const int rc = apply_searched_targets(*searched, *samples); rc != 0) return rc;
+    print_training_set(report, plan.build.policy.exact_empties, plan.build.wthor_files.size(), elapsed());
+    if (plan.searched) {
+        if (const int rc = apply_searched_targets(*plan.searched, *samples); rc != 0) return rc;
     }
-
-    FitConfig fit;
-    fit.lambda = *lambda;
-    fit.iterations = static_cast<int>(*iterations);
-    fit.test_permille = static_cast<int>(*permille);
-    fit.seed = static_cast<std::uint64_t>(*seed);
-    fit.min_count = static_cast<int>(*min_count);
-    fit.overlap = static_cast<int>(*overlap);
-    fit.warm_start = warm_start;
-    std::tie(fit.min_empties, fit.max_empties) = *fit_empties;
-    return fit_and_report(*samples, fit, out, args.has("resume") || refit_mask != 0, refit_mask, elapsed);
+    return fit_and_report(*samples, plan.fit, plan.out, args.has("resume") || plan.refit_mask != 0, plan.refit_mask,
+                          elapsed);
 }
 
 }  // namespace reversi::train
