@@ -93,87 +93,90 @@ Cell total_cell(const Measurements& m, std::size_t a, std::size_t d) {
     return sum;
 }
 
-}  // namespace
-
-std::string format_tables(const Measurements& m) {
+// The scores of the algorithms at each depth must agree: the first is printed, with '!' on disagreement.
+std::string score_row(const Measurements& m, std::size_t p) {
     std::ostringstream out;
-    for (std::size_t p = 0; p < m.positions.size(); ++p) {
-        out << "== " << m.positions[p].name << ": " << to_board_string(m.positions[p].position) << " ("
-            << m.positions[p].position.empty_count() << " empties)\n";
-        auto cell = [&](std::size_t a, std::size_t d) { return m.cells[p][a][d]; };
-        out << table(m, Field::Nodes, cell) << "\n" << table(m, Field::Leaves, cell);
-        out << pad_right("score/best", 15);
-        for (std::size_t d = 0; d < m.depths.size(); ++d) {
-            // The scores of the algorithms at a depth must agree; print the first and flag disagreement.
-            std::string text = "-";
-            bool agree = true;
-            for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
-                const Cell& c = m.cells[p][a][d];
-                if (!c.done) continue;
-                const std::string s = std::to_string(c.score);
-                if (text == "-")
-                    text = s;
-                else if (text != s)
-                    agree = false;
-            }
-            out << pad(agree ? text : text + "!", 14);
+    out << pad_right("score/best", 15);
+    for (std::size_t d = 0; d < m.depths.size(); ++d) {
+        std::string text = "-";
+        bool agree = true;
+        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
+            const Cell& c = m.cells[p][a][d];
+            if (!c.done) continue;
+            const std::string s = std::to_string(c.score);
+            if (text == "-")
+                text = s;
+            else if (text != s)
+                agree = false;
         }
-        out << "\n\n";
+        out << pad(agree ? text : text + "!", 14);
     }
-    if (m.positions.size() > 1) {
-        out << "== total over " << m.positions.size()
-            << " positions (a depth counts when every position finished it)\n";
-        auto cell = [&](std::size_t a, std::size_t d) { return total_cell(m, a, d); };
-        out << table(m, Field::Nodes, cell) << "\n" << table(m, Field::Leaves, cell) << "\n";
-    }
-    // Fewest nodes over the depths every algorithm completed on every position.
+    return out.str();
+}
+
+std::string position_tables(const Measurements& m, std::size_t p) {
+    std::ostringstream out;
+    out << "== " << m.positions[p].name << ": " << to_board_string(m.positions[p].position) << " ("
+        << m.positions[p].position.empty_count() << " empties)\n";
+    auto cell = [&](std::size_t a, std::size_t d) { return m.cells[p][a][d]; };
+    out << table(m, Field::Nodes, cell) << "\n" << table(m, Field::Leaves, cell);
+    out << score_row(m, p) << "\n\n";
+    return out.str();
+}
+
+// Fewest nodes over the depths every algorithm completed on every position.
+std::string fewest_over_common_depths(const Measurements& m) {
     std::size_t common = 0;
     for (std::size_t d = 0; d < m.depths.size(); ++d) {
         bool all = true;
         for (std::size_t a = 0; a < m.algorithms.size(); ++a) all = all && total_cell(m, a, d).done;
-        if (all)
-            common = d + 1;
-        else
-            break;
+        if (!all) break;
+        common = d + 1;
     }
-    if (common > 0 && !m.algorithms.empty()) {
-        std::size_t best = 0;
-        std::uint64_t best_nodes = ~std::uint64_t{0};
-        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
-            std::uint64_t n = 0;
-            for (std::size_t d = 0; d < common; ++d) n += total_cell(m, a, d).nodes;
-            if (n < best_nodes) {
-                best_nodes = n;
-                best = a;
-            }
-        }
-        out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths[common - 1]
-            << " (all algorithms): " << algorithm_name(m.algorithms[best]) << " (" << with_commas(best_nodes) << ")\n";
-    }
-    // Fewest nodes over every depth, among the algorithms that finished every depth on every position.
-    {
-        std::optional<std::size_t> best;
-        std::uint64_t best_nodes = 0;
-        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
-            std::uint64_t n = 0;
-            bool all = true;
-            for (std::size_t d = 0; d < m.depths.size(); ++d) {
-                const Cell c = total_cell(m, a, d);
-                all = all && c.done;
-                n += c.nodes;
-            }
-            if (all && (!best || n < best_nodes)) {
-                best = a;
-                best_nodes = n;
-            }
-        }
-        if (best) {
-            out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths.back()
-                << " (algorithms that finished every depth): " << algorithm_name(m.algorithms[*best]) << " ("
-                << with_commas(best_nodes) << ")\n";
+    if (common == 0 || m.algorithms.empty()) return "";
+    std::size_t best = 0;
+    std::uint64_t best_nodes = ~std::uint64_t{0};
+    for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
+        std::uint64_t n = 0;
+        for (std::size_t d = 0; d < common; ++d) n += total_cell(m, a, d).nodes;
+        if (n < best_nodes) {
+            best_nodes = n;
+            best = a;
         }
     }
-    // Fewest nodes at the deepest depth, among the algorithms that finished it.
+    std::ostringstream out;
+    out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths[common - 1]
+        << " (all algorithms): " << algorithm_name(m.algorithms[best]) << " (" << with_commas(best_nodes) << ")\n";
+    return out.str();
+}
+
+// Fewest nodes over every depth, among the algorithms that finished every depth on every position.
+std::string fewest_over_every_depth(const Measurements& m) {
+    std::optional<std::size_t> best;
+    std::uint64_t best_nodes = 0;
+    for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
+        std::uint64_t n = 0;
+        bool all = true;
+        for (std::size_t d = 0; d < m.depths.size(); ++d) {
+            const Cell c = total_cell(m, a, d);
+            all = all && c.done;
+            n += c.nodes;
+        }
+        if (all && (!best || n < best_nodes)) {
+            best = a;
+            best_nodes = n;
+        }
+    }
+    if (!best) return "";
+    std::ostringstream out;
+    out << "fewest nodes over depths " << m.depths.front() << "-" << m.depths.back()
+        << " (algorithms that finished every depth): " << algorithm_name(m.algorithms[*best]) << " ("
+        << with_commas(best_nodes) << ")\n";
+    return out.str();
+}
+
+// Fewest nodes at the deepest depth, among the algorithms that finished it.
+std::string fewest_at_deepest(const Measurements& m) {
     for (std::size_t d = m.depths.size(); d-- > 0;) {
         std::optional<std::size_t> best;
         for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
@@ -181,11 +184,27 @@ std::string format_tables(const Measurements& m) {
             if (c.done && (!best || c.nodes < total_cell(m, *best, d).nodes)) best = a;
         }
         if (best) {
+            std::ostringstream out;
             out << "fewest nodes at depth " << m.depths[d] << ": " << algorithm_name(m.algorithms[*best]) << " ("
                 << with_commas(total_cell(m, *best, d).nodes) << ")\n";
-            break;
+            return out.str();
         }
     }
+    return "";
+}
+
+}  // namespace
+
+std::string format_tables(const Measurements& m) {
+    std::ostringstream out;
+    for (std::size_t p = 0; p < m.positions.size(); ++p) out << position_tables(m, p);
+    if (m.positions.size() > 1) {
+        out << "== total over " << m.positions.size()
+            << " positions (a depth counts when every position finished it)\n";
+        auto cell = [&](std::size_t a, std::size_t d) { return total_cell(m, a, d); };
+        out << table(m, Field::Nodes, cell) << "\n" << table(m, Field::Leaves, cell) << "\n";
+    }
+    out << fewest_over_common_depths(m) << fewest_over_every_depth(m) << fewest_at_deepest(m);
     return out.str();
 }
 
