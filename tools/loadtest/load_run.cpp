@@ -43,6 +43,82 @@ const char* const kPositions[] = {
     "h4 f8 h5 e2 d2 b3 a3 c2 f1 f2 e1 d1 c8",
 };
 
+// The p-quantile of sorted values (0 when there are none).
+double percentile(const std::vector<double>& sorted, double p) {
+    if (sorted.empty()) return 0.0;
+    return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(p * static_cast<double>(sorted.size())))];
+}
+
+// What the load test's clients counted, together.
+struct LoadTally {
+    std::atomic<long> gos{0}, answered{0}, sessions{0}, failures{0}, stops{0};
+    std::mutex latency_mutex;
+    std::vector<double> answer_ms;  // go -> bestmove, every client's
+};
+
+// One client until `until`: sessions of config.searches_per_session searches (a go of a random kind, half
+// of them stopped 0-9 ms later), each session ended by quit. Stops at the first failure.
+void run_client(const LoadConfig& config, int port, int i, Clock::time_point until, LoadTally& tally) {
+    std::mt19937 rng(static_cast<unsigned>(i * 7919 + 1));
+    std::vector<double> local;
+    while (Clock::now() < until) {
+        Channel c = connect_tcp(port);
+        if (!c.valid()) {
+            ++tally.failures;
+            return;
+        }
+        ++tally.sessions;
+        for (int s = 0; s < config.searches_per_session && Clock::now() < until; ++s) {
+            c.send(kPositions[rng() % std::size(kPositions)]);
+            const int kind = static_cast<int>(rng() % 4);
+            const bool stop = kind == 0 || kind == 1;
+            const char* go = kind == 0   ? "go infinite"
+                             : kind == 1 ? "go depth 60"
+                             : kind == 2 ? "go nodes 5000"
+                                         : "go movetime 10";
+            const auto t0 = Clock::now();
+            c.send(go);
+            ++tally.gos;
+            if (stop) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 10));
+                c.send("stop");
+                ++tally.stops;
+            }
+            auto reply = c.wait_for("bestmove ", 30s);
+            if (!reply) {
+                ++tally.failures;
+                spdlog::error("client {}: no bestmove after '{}' (the connection closed, or 30 s passed)", i, go);
+                return;
+            }
+            local.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+            ++tally.answered;
+        }
+        c.send("quit");
+        c.wait_for("\x01never", 10s);  // until the server closes: its session slot is free again
+    }
+    std::lock_guard lock(tally.latency_mutex);
+    tally.answer_ms.insert(tally.answer_ms.end(), local.begin(), local.end());
+}
+
+// Prints the report; true when every go was answered and the server shut down cleanly.
+bool report_load(const LoadConfig& config, LoadTally& tally, double elapsed, long max_rss_kib, int exit_code) {
+    auto& answer_ms = tally.answer_ms;
+    std::sort(answer_ms.begin(), answer_ms.end());
+    std::printf("load test: %d clients for %.1f s on loopback\n", config.clients, elapsed);
+    std::printf("  sessions opened   %ld (%.1f per second)\n", tally.sessions.load(),
+                static_cast<double>(tally.sessions) / elapsed);
+    std::printf("  searches answered %ld of %ld go commands (%.1f per second), %ld with a stop\n",
+                tally.answered.load(), tally.gos.load(), static_cast<double>(tally.answered) / elapsed,
+                tally.stops.load());
+    std::printf("  go -> bestmove    p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", percentile(answer_ms, 0.5),
+                percentile(answer_ms, 0.99), answer_ms.empty() ? 0.0 : answer_ms.back());
+    std::printf("  server max RSS    %.1f MiB\n", static_cast<double>(max_rss_kib) / 1024.0);
+    std::printf("  failures          %ld; server exit code after SIGTERM %d\n", tally.failures.load(), exit_code);
+    const bool ok = tally.failures == 0 && tally.gos == tally.answered && exit_code == 0;
+    std::printf("%s\n", ok ? "OK" : "FAILED");
+    return ok;
+}
+
 }  // namespace
 
 int run_load(const LoadConfig& config) {
@@ -54,58 +130,15 @@ int run_load(const LoadConfig& config) {
         session::kServerBaseMiB + 2 * static_cast<std::size_t>(config.clients) * session::session_memory_mib(4);
     Server server(config.engine, {"--max-sessions", std::to_string(config.clients), "--hash", "4", "--max-memory",
                                   std::to_string(budget)});
-    std::atomic<long> gos{0}, answered{0}, sessions{0}, failures{0}, stops{0};
+    LoadTally tally;
     std::atomic<bool> done{false};
     long max_rss = server.child.rss_kib();
-    std::mutex latency_mutex;
-    std::vector<double> answer_ms;
     const auto start = Clock::now();
     const auto until =
         start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config.seconds));
     std::vector<std::thread> threads;
     for (int i = 0; i < config.clients; ++i) {
-        threads.emplace_back([&, i] {
-            std::mt19937 rng(static_cast<unsigned>(i * 7919 + 1));
-            std::vector<double> local;
-            while (Clock::now() < until) {
-                Channel c = connect_tcp(server.port);
-                if (!c.valid()) {
-                    ++failures;
-                    return;
-                }
-                ++sessions;
-                for (int s = 0; s < config.searches_per_session && Clock::now() < until; ++s) {
-                    c.send(kPositions[rng() % std::size(kPositions)]);
-                    const int kind = static_cast<int>(rng() % 4);
-                    const bool stop = kind == 0 || kind == 1;
-                    const char* go = kind == 0   ? "go infinite"
-                                     : kind == 1 ? "go depth 60"
-                                     : kind == 2 ? "go nodes 5000"
-                                                 : "go movetime 10";
-                    const auto t0 = Clock::now();
-                    c.send(go);
-                    ++gos;
-                    if (stop) {
-                        std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 10));
-                        c.send("stop");
-                        ++stops;
-                    }
-                    auto reply = c.wait_for("bestmove ", 30s);
-                    if (!reply) {
-                        ++failures;
-                        spdlog::error("client {}: no bestmove after '{}' (the connection closed, or 30 s passed)", i,
-                                      go);
-                        return;
-                    }
-                    local.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-                    ++answered;
-                }
-                c.send("quit");
-                c.wait_for("\x01never", 10s);  // until the server closes: its session slot is free again
-            }
-            std::lock_guard lock(latency_mutex);
-            answer_ms.insert(answer_ms.end(), local.begin(), local.end());
-        });
+        threads.emplace_back([&, i] { run_client(config, server.port, i, until, tally); });
     }
     std::thread sampler([&] {
         while (!done) {
@@ -118,23 +151,7 @@ int run_load(const LoadConfig& config) {
     done = true;
     sampler.join();
     const int exit_code = server.child.terminate(10s);
-    std::sort(answer_ms.begin(), answer_ms.end());
-    const auto pct = [&](double p) {
-        return answer_ms.empty()
-                   ? 0.0
-                   : answer_ms[std::min(answer_ms.size() - 1, static_cast<std::size_t>(p * answer_ms.size()))];
-    };
-    std::printf("load test: %d clients for %.1f s on loopback\n", config.clients, elapsed);
-    std::printf("  sessions opened   %ld (%.1f per second)\n", sessions.load(), sessions / elapsed);
-    std::printf("  searches answered %ld of %ld go commands (%.1f per second), %ld with a stop\n", answered.load(),
-                gos.load(), answered / elapsed, stops.load());
-    std::printf("  go -> bestmove    p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", pct(0.5), pct(0.99),
-                answer_ms.empty() ? 0.0 : answer_ms.back());
-    std::printf("  server max RSS    %.1f MiB\n", static_cast<double>(max_rss) / 1024.0);
-    std::printf("  failures          %ld; server exit code after SIGTERM %d\n", failures.load(), exit_code);
-    const bool ok = failures == 0 && gos == answered && exit_code == 0;
-    std::printf("%s\n", ok ? "OK" : "FAILED");
-    return ok ? 0 : 1;
+    return report_load(config, tally, elapsed, max_rss, exit_code) ? 0 : 1;
 }
 
 namespace {
@@ -143,10 +160,9 @@ struct Latencies {
     std::vector<double> us;
     void report(const char* what) {
         std::sort(us.begin(), us.end());
-        const auto pct = [&](double p) { return us[std::min(us.size() - 1, static_cast<std::size_t>(p * us.size()))]; };
         if (us.empty()) return;
         std::printf("  %-34s n=%zu  p50 %7.0f us  p90 %7.0f us  p99 %7.0f us  max %7.0f us\n", what, us.size(),
-                    pct(0.5), pct(0.9), pct(0.99), us.back());
+                    percentile(us, 0.5), percentile(us, 0.9), percentile(us, 0.99), us.back());
     }
 };
 
