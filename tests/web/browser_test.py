@@ -10,8 +10,9 @@ implementation of the rules: the board is reachable from the one before the clic
 legal engine replies (forced passes included), the disc counts shown equal the discs drawn, exactly one
 square is marked as the last move, the flipped discs are the ones that move turned, and the legal-move
 markers are the legal moves of the side to move. Then it checks undo (back to the board before the
-human's last move), redo, a hint, the GGF and transcript exports, and writes screenshots:
-DIR/web-board-phone.png, DIR/web-board-phone-full.png (the whole page) and DIR/web-board-desktop.png
+human's last move), redo, a hint, the GGF and transcript exports, Redo dropped once the engine plays in
+the undone moves' place, an opening given as a board (--openings) and every square's aria-label, and
+writes screenshots: DIR/web-board-phone.png, DIR/web-board-phone-full.png (the whole page) and DIR/web-board-desktop.png
 (1280x800).
 
 Exit code: 0 passed, 1 failed (the reason on stderr), 77 skipped (selenium, chromium or chromedriver
@@ -33,6 +34,7 @@ CHROMEDRIVER = '/usr/bin/chromedriver'
 WAIT_S = 20
 HUMAN_MOVES = 6
 HUMAN, ENGINE = 'X', 'O'  # the test plays Black
+START = '-' * 27 + 'OX------XO' + '-' * 27
 FILES = 'abcdefgh'
 
 
@@ -125,6 +127,7 @@ return {
     last: s.classList.contains('last'),
     flipped: s.querySelector('.disc.flipped') !== null,
     hint: s.querySelector('.hint') ? s.querySelector('.hint').textContent.trim() : null,
+    label: s.getAttribute('aria-label'),
   })),
   toMove: b.dataset.toMove, ply: Number(b.dataset.ply), busy: b.dataset.busy,
   over: b.dataset.gameOver === '1',
@@ -207,6 +210,10 @@ def check_board(s, expected_board=None):
     marked = {sq['name'] for sq in s['squares'] if sq['legal']}
     check(marked == expected, f'legal markers {sorted(marked)}, the rules give {sorted(expected)} for '
                               f'{s["toMove"]} on\n{show(board)}')
+    for sq in s['squares']:  # what a screen reader says of each square
+        content = {'X': 'black disc', 'O': 'white disc', '-': 'empty'}[sq['disc']]
+        label = f'{sq["name"]}, {content}' + (', legal move' if sq['name'] in expected else '')
+        check(sq['label'] == label, f'{sq["name"]} is labelled {sq["label"]!r}, not {label!r}')
     if s['over']:
         check(not legal_moves(board, 'X') and not legal_moves(board, 'O'),
               'data-game-over is 1 but a side still has a move')
@@ -253,9 +260,9 @@ def ggf_moves(ggf):
 
 # ---- the run --------------------------------------------------------------------------------------
 
-def start_engine(engine, err_file):
-    proc = subprocess.Popen([engine, '--http', '127.0.0.1:0', '--log-level', 'warn'], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=err_file, text=True)
+def start_engine(engine, err_file, openings):
+    proc = subprocess.Popen([engine, '--http', '127.0.0.1:0', '--log-level', 'warn', '--openings', openings],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err_file, text=True)
     lines = queue.Queue()
 
     def reader():  # reads stdout to its end, so that the engine never blocks on a full pipe
@@ -320,7 +327,7 @@ def play_game(page):
     move, (ply before it, board before it)."""
     s = page.wait_for('the start position', lambda s: page.settled(s) and s['ply'] == 0
                       and s['toMove'] == 'black' and not s['over'])
-    check_board(s, '-' * 27 + 'OX------XO' + '-' * 27)
+    check_board(s, START)
     moves, history = [], []
     for _ in range(HUMAN_MOVES):
         if s['over']:
@@ -345,7 +352,12 @@ def run(args, selenium):
     proc = driver = None
     try:
         os.makedirs(args.out, exist_ok=True)
-        proc, lines = start_engine(args.engine, err_file)
+        # The one opening of the page's Opening button: a board (after f5 d6), not a transcript.
+        opening_board = play(play(START, 'f5', 'X'), 'd6', 'O')
+        openings = os.path.join(profile, 'openings.txt')
+        with open(openings, 'w') as f:
+            f.write(f'{opening_board} X\n')
+        proc, lines = start_engine(args.engine, err_file, openings)
         host, port = read_address(proc, lines)
         driver = make_driver(webdriver, options_cls, service_cls, profile)
         driver.set_page_load_timeout(WAIT_S)
@@ -406,12 +418,32 @@ def run(args, selenium):
         driver.execute_script('window.scrollTo(0, 0);')
         check(driver.save_screenshot(os.path.join(args.out, 'web-board-phone.png')), 'phone screenshot')
         full_page_screenshot(driver, os.path.join(args.out, 'web-board-phone-full.png'))
+        if not s['over']:
+            # The engine's move drops the moves undone: Undo, then the engine takes the human's side and
+            # plays; Redo has nothing left to replay.
+            page.click('#undo')
+            s = page.wait_for('undo', lambda s: page.settled(s) and s['toMove'] == 'black')
+            select_cls(page.element('#side')).select_by_value('white')
+            s = page.wait_for('the engine to play Black', lambda s: page.settled(s)
+                              and (s['over'] or s['toMove'] == 'white'))
+            check(page.element('#redo').get_attribute('disabled') is not None,
+                  'Redo is still enabled after the engine played in the undone moves\' place')
+            select_cls(page.element('#side')).select_by_value('black')
+            s = page.wait_for('the engine to play White', lambda s: page.settled(s)
+                              and (s['over'] or s['toMove'] == 'black'))
+            print('  redo dropped once the engine played: ok', flush=True)
+
         desktop(driver)
         page.wait_js('the desktop layout',
                      "const b = document.getElementById('board').getBoundingClientRect();"
                      "const c = document.querySelector('.controls').getBoundingClientRect();"
                      "return window.innerWidth >= 1200 && c.left >= b.right;")
         check(driver.save_screenshot(os.path.join(args.out, 'web-board-desktop.png')), 'desktop screenshot')
+        page.click('#opening')
+        s = page.wait_for('the opening board', lambda s: page.settled(s) and s['board'] == opening_board)
+        check_board(s, opening_board)
+        check(s['toMove'] == 'black', f'after the opening {s["toMove"]} is to move, not Black')
+        print('  an opening given as a board: ok', flush=True)
         s = page.snapshot()
         check(not s['error'], f'the page shows an error: {s["error"]}')
         print(f'PASS: {len(moves)} plies played; screenshots in {args.out}', flush=True)

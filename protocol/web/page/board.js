@@ -135,6 +135,7 @@
     queue = queue.filter((r) => r.keep);
     if (inflight && !inflight.keep) {
       inflight.stale = true;
+      if (inflight.expect === 'bestmove') showThinking('');
       if (inflight.expect === 'bestmove' && !inflight.stopSent) {
         inflight.stopSent = true;
         sendNow({ type: 'stop' });
@@ -262,12 +263,18 @@
     sync();
   }
 
+  // A number field's value within min..max; empty or unreadable gives the fallback.
+  function fieldNumber(id, min, max, fallback) {
+    const text = String($(id).value).trim();
+    const value = Math.round(Number(text));
+    if (text === '' || !Number.isFinite(value)) return fallback;
+    return Math.min(max, Math.max(min, value));
+  }
+
+  // The engine's limit: a depth of 1-60, or 1 ms to 10 minutes a move (the field's own maximum).
   function level() {
-    const value = Math.round(Number($('level-value').value));
-    if ($('level-kind').value === 'time') {
-      return { movetime: Number.isFinite(value) && value >= 1 ? value : 1000 };
-    }
-    return { depth: Number.isFinite(value) ? Math.min(60, Math.max(1, value)) : 8 };
+    if ($('level-kind').value === 'time') return { movetime: fieldNumber('level-value', 1, 600000, 1000) };
+    return { depth: fieldNumber('level-value', 1, 60, 8) };
   }
 
   function startEngineMove() {
@@ -278,14 +285,21 @@
       onSend: () => showThinking('thinking…'),
       onReply: (reply, request) => {
         if (reply.move === 'none') return;
+        game.redo = []; // the game has branched: the moves undone are no longer ahead of it
         play(reply.move, request.best ? request.best.score : null);
       },
+      // A refused go (the error is shown): the engine waits for a change of the level, or Undo / New game.
+      onError: () => showThinking('the engine did not move: change the level to let it play'),
     });
   }
 
+  // After a change of the level: an engine that is to move and idle (its go refused) plays now.
+  function resumeEngine() {
+    if (connected() && state && !busy()) next();
+  }
+
   function hintCount() {
-    const n = Math.round(Number($('hint-count').value));
-    return Number.isFinite(n) ? Math.min(64, Math.max(1, n)) : 3;
+    return fieldNumber('hint-count', 1, 64, 3);
   }
 
   function requestHint() {
@@ -392,6 +406,7 @@
     for (let k = moves.length - 1; k >= 0; k--) game.redo.push({ move: moves[k], score: scores[k] });
     for (const ply of [...game.hintScores.keys()]) if (ply > from) game.hintScores.delete(ply);
     clearError();
+    showThinking(''); // the last search was about a position that is no longer on the board
     sync();
   }
 
@@ -409,6 +424,7 @@
       first = false;
     }
     clearError();
+    showThinking('');
     sync();
   }
 
@@ -431,10 +447,11 @@
       expect: 'opening',
       onReply: (reply) => {
         const moves = reply.moves || [];
-        startGame(null, moves, true);
+        startGame(reply.board || null, moves, true);
         const which =
           reply.source === 'file' ? `opening ${reply.index + 1} of ${reply.count}` : 'random opening';
-        showThinking(`${which}: ${moves.join(' ')}`);
+        const from = reply.board ? ['a position'] : [];
+        showThinking(`${which}: ${[...from, ...moves].join(' ')}`);
       },
     });
   }
@@ -526,8 +543,9 @@
       const name = FILES[i % 8] + (Math.floor(i / 8) + 1);
       square.className = 'square';
       square.dataset.square = name;
-      square.setAttribute('role', 'gridcell');
+      square.setAttribute('role', 'button');
       square.setAttribute('aria-label', name);
+      square.setAttribute('aria-disabled', 'true');
       square.addEventListener('click', () => onSquare(name));
       square.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
@@ -555,6 +573,8 @@
       const i = FILES.indexOf(name[0]) + 8 * (Number(name[1]) - 1);
       const cell = state.board[i];
       square.classList.toggle('legal', legal.has(name));
+      const content = cell === 'X' ? 'black disc' : cell === 'O' ? 'white disc' : 'empty';
+      square.setAttribute('aria-label', `${name}, ${content}${legal.has(name) ? ', legal move' : ''}`);
       square.classList.toggle('last', name === last);
       square.replaceChildren();
       if (cell === 'X' || cell === 'O') {
@@ -633,7 +653,9 @@
     board.dataset.busy = busy() ? '1' : '0';
     board.classList.toggle('playable', playable());
     for (const square of board.children) {
-      square.tabIndex = playable() && square.classList.contains('legal') ? 0 : -1;
+      const active = playable() && square.classList.contains('legal');
+      square.tabIndex = active ? 0 : -1;
+      square.setAttribute('aria-disabled', active ? 'false' : 'true');
     }
     $('undo').disabled = !open || lastHumanMove() < 0;
     $('redo').disabled = !open || game.redo.length === 0;
@@ -641,7 +663,8 @@
     $('hint').disabled = !playable();
     for (const id of ['new-game', 'opening', 'load']) $(id).disabled = !open;
     for (const id of ['export-ggf', 'export-transcript']) $(id).disabled = !open || !state;
-    $('status').textContent = statusText();
+    const status = statusText();
+    if ($('status').textContent !== status) $('status').textContent = status; // a live region: no repeats
   }
 
   function showThinking(text) {
@@ -759,7 +782,11 @@
     bind('copy', 'click', copyExport);
     bind('reconnect', 'click', connect);
     bind('error-close', 'click', clearError);
-    bind('level-kind', 'change', onLevelKind);
+    bind('level-kind', 'change', () => {
+      onLevelKind();
+      resumeEngine();
+    });
+    bind('level-value', 'change', resumeEngine);
     bind('side', 'change', () => connected() && sync()); // the engine may have to move now
     window.addEventListener('resize', drawGraph);
     refresh();
