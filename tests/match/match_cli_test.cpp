@@ -10,6 +10,7 @@
 #include "engine/search/searcher.hpp"
 #include "tests/match/match_harness.hpp"
 #include "tests/support/random_positions.hpp"
+#include "tools/match/sprt.hpp"
 
 using namespace reversi;
 using namespace reversi::match_test;
@@ -219,7 +220,7 @@ TEST_CASE("sprt: the match stops as soon as the test decides") {
         dir);
     CHECK(r.exit_code == 0);
     CHECK(json_field(r.out, "complete") == "true");
-    CHECK(json_int(r.out, "games") == 2);  // one lost pair is enough against zero variance
+    CHECK(json_int(r.out, "games") == 2 * match::kSprtMinPairs);  // the minimum of pairs, all lost: zero variance
     CHECK(json_field(r.out, "sprt").find("\"decision\": \"H0\"") != std::string::npos);
 }
 

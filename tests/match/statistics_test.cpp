@@ -121,12 +121,26 @@ TEST_CASE("sprt: decides H1 for a clearly stronger engine and H0 for a clearly w
 }
 
 TEST_CASE("sprt: zero variance (every pair lost) is regularised and decides H0") {
-    // ten pairs, all LL: counts [10, 0, 0, 0, 0] -> [10, 0.001, 0.001, 0.001, 0.001] (total 10.004)
-    // m = 0.001 * (0.25 + 0.5 + 0.75 + 1) / 10.004 = 0.00024990, v = 0.00018736
-    // elo1 = 50: s1 = 0.571463; LLR = 10 * 0.071463 * (0.00049980 - 1.071463) / (2 * 0.00018736) = -2042.41
+    // sixteen pairs, all LL: counts [16, 0, 0, 0, 0] -> [16, 0.001, 0.001, 0.001, 0.001] (total 16.004)
+    // m = 0.001 * (0.25 + 0.5 + 0.75 + 1) / 16.004 = 0.00015621, v = 0.00011713
+    // elo1 = 50: s1 = 0.571463; LLR = 16 * 0.071463 * (0.00031242 - 1.071463) / (2 * 0.00011713) = -5228.06
     std::vector<GameOutcome> lost;
-    for (int i = 0; i < 20; ++i) lost.push_back({i, 0.0, std::nullopt});
+    for (int i = 0; i < 2 * kSprtMinPairs; ++i) lost.push_back({i, 0.0, std::nullopt});
     const auto s = sprt({0, 50, 0.05, 0.05}, compute_statistics(lost));
-    CHECK(s.llr == doctest::Approx(-2042.41).epsilon(1e-5));
+    CHECK(s.llr == doctest::Approx(-5228.06).epsilon(1e-5));
     CHECK(s.decision == SprtDecision::AcceptH0);
+}
+
+TEST_CASE("sprt: no decision before the minimum of pairs, however large the LLR") {
+    // Two pairs, 2-0 and 1.5-0.5: m = 0.875, v = 0.015625; elo1 = 50: LLR = 2 * 0.071463 * (1.75 -
+    // 1.071463) / 0.03125 = 3.1034, beyond the upper bound 2.944 (equal engines often start so).
+    const std::vector<GameOutcome> two = {{0, 1.0, 1}, {1, 1.0, 1}, {2, 1.0, 1}, {3, 0.5, 1}};
+    const auto s = sprt({0, 50, 0.05, 0.05}, compute_statistics(two));
+    CHECK(s.llr == doctest::Approx(3.10338).epsilon(1e-5));
+    CHECK(s.llr > s.upper);
+    CHECK(s.decision == SprtDecision::Continue);
+    // Fifteen pairs all lost: still no decision; the sixteenth decides (the case above).
+    std::vector<GameOutcome> lost;
+    for (int i = 0; i < 2 * (kSprtMinPairs - 1); ++i) lost.push_back({i, 0.0, std::nullopt});
+    CHECK(sprt({0, 50, 0.05, 0.05}, compute_statistics(lost)).decision == SprtDecision::Continue);
 }
