@@ -312,3 +312,88 @@ TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coor
     CHECK(read_text(dir + "/dist.wtb").size() == 16 + 40 * 68);
     CHECK(read_text(dir + "/coord2/stderr.txt").find("(continuing)") != std::string::npos);
 }
+
+TEST_CASE("distributed match: more games on resume, and a results entry with a line break is refused") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    const std::string dir = scratch_dir("distributed-grow");
+    RedisServer redis(dir);
+    const std::string name = "g" + std::to_string(::getpid());
+    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
+    const std::string engine = "cmd=" + engine_binary();
+    const auto match = [&](const std::string& games, std::vector<std::string> extra) {
+        std::vector<std::string> a = {"--engine",
+                                      "name=a",
+                                      engine,
+                                      "depth=2",
+                                      "--engine",
+                                      "name=b",
+                                      engine,
+                                      "depth=1",
+                                      "--random-openings",
+                                      "8",
+                                      "--balance-depth",
+                                      "0",
+                                      "--seed",
+                                      "5",
+                                      "--games",
+                                      games,
+                                      "--progress",
+                                      "off",
+                                      "--out",
+                                      dir + "/dist",
+                                      "--queue",
+                                      queue};
+        a.insert(a.end(), extra.begin(), extra.end());
+        return a;
+    };
+    const auto wait_exit = [](pid_t pid, std::chrono::seconds limit) {
+        for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;) {
+            if (exited(pid)) return true;
+            std::this_thread::sleep_for(20ms);
+        }
+        ::kill(pid, SIGKILL);
+        return false;
+    };
+    const auto start_in = [&](const std::vector<std::string>& args, const std::string& sub) {
+        fs::create_directories(dir + "/" + sub);
+        return start_match(args, dir + "/" + sub);
+    };
+    const auto worker = [&](const std::string& sub) {
+        return start_in({"worker", "--queue", queue, "--concurrency", "1", "--consumer", sub}, sub);
+    };
+
+    // Six games; once the queue holds them, a hand-made results entry whose log field has a second line.
+    const pid_t first = start_in(match("6", {}), "c1");
+    for (int i = 0; i < 500 && redis_cli(redis.port, "GET " + name + ":fingerprint").front().empty(); ++i)
+        std::this_thread::sleep_for(20ms);
+    const std::string inject =
+        "printf 'game 0 opening 0 black 0 discs 64 reason normal faulty -1 detail x\\ngame 1 "
+        "opening 0 black 1 discs -64 reason normal faulty -1 detail injected' | redis-cli -p " +
+        std::to_string(redis.port) + " -x XADD " + name +
+        ":results '*' game 0 ggf '(;GM[Othello];)' worker evil log >/dev/null";
+    REQUIRE(std::system(inject.c_str()) == 0);
+    const pid_t w1 = worker("w1");
+    REQUIRE(wait_exit(first, 120s));
+    CHECK(wait_exit(w1, 30s));
+    CHECK(sorted_results(dir + "/dist.log").size() == 6);
+    CHECK(read_text(dir + "/dist.log").find("injected") == std::string::npos);
+    CHECK(read_text(dir + "/c1/stderr.txt").find("from worker evil is not a game of this match") != std::string::npos);
+
+    // The finished match resumed with ten games: the coordinator adds the new pairs and clears the stop
+    // flag, and a new worker plays them (before, it found the match over and the coordinator waited).
+    const pid_t second = start_in(match("10", {"--resume", "--log-level", "info"}), "c2");
+    // A worker started before the coordinator has cleared the old stop flag finds the match over and exits
+    // (docs/scale.md): this one starts after.
+    for (int i = 0; i < 500 && !redis_cli(redis.port, "EXISTS " + name + ":stop").empty() &&
+                    redis_cli(redis.port, "EXISTS " + name + ":stop").front() == "1";
+         ++i)
+        std::this_thread::sleep_for(20ms);
+    const pid_t w2 = worker("w2");
+    CHECK(wait_exit(second, 120s));
+    CHECK(wait_exit(w2, 30s));
+    CHECK(sorted_results(dir + "/dist.log").size() == 10);
+    CHECK(read_text(dir + "/c2/stderr.txt").find("2 colour pairs added") != std::string::npos);
+}

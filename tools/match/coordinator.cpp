@@ -100,14 +100,23 @@ private:
         if (!held) return make_error("queue " + address_.name + ": " + held.error().message);
         if (*held && !config_.resume)
             return make_error("queue " + address_.name + " already holds this match: continue with --resume");
-        if (!*held) spdlog::info("queue {}: {} colour pairs to play", address_.name, pairs.size());
+        if (!*held) {
+            spdlog::info("queue {}: {} colour pairs to play", address_.name, pairs.size());
+            return true;
+        }
+        // Resumed: --games may have grown and --sprt changed (neither is in the fingerprint), and a match
+        // that was over has its stop flag set; without this the workers would never see the new pairs.
+        auto added = resume_job(redis_, keys_, args, pairs);
+        if (!added) return make_error("queue " + address_.name + ": " + added.error().message);
+        if (*added > 0) spdlog::info("queue {}: {} colour pairs added", address_.name, *added);
         return true;
     }
 
     // One result from a worker: recorded unless its game already is (a pair played twice).
     Expected<bool> record(const StreamEntry& e) {
         auto result = parse_result_log_line(e.field("log"));
-        if (!result || !tally_.in_match(result->index) || e.field("ggf").empty()) {
+        if (!result || !tally_.in_match(result->index) || !one_line(e.field("ggf")) || !one_line(e.field("log")) ||
+            !as_scheduled(*result)) {
             spdlog::warn("results entry {} from worker {} is not a game of this match; ignored", e.id,
                          e.field("worker"));
             return true;
@@ -124,6 +133,18 @@ private:
                          tally_.statistics(locate_game(result->index, tally_.pairings()).pairing));
         return true;
     }
+
+    // A results log line or GGF game as a worker writes it: one line, not empty, of a sane size (a line
+    // break would put a second, unchecked line in the coordinator's files).
+    [[nodiscard]] static bool one_line(const std::string& text) {
+        return !text.empty() && text.size() <= kMaxResultBytes && text.find_first_of("\r\n") == std::string::npos;
+    }
+    // The game was played from its scheduled opening with its scheduled colours.
+    [[nodiscard]] bool as_scheduled(const GameResult& r) const {
+        const GameSpec spec = tally_.game_spec(r.index);
+        return r.opening_index == spec.opening_index && r.black == spec.black;
+    }
+    static constexpr std::size_t kMaxResultBytes = 1 << 20;
 
     const MatchConfig& config_;
     QueueAddress address_;
@@ -146,14 +167,19 @@ int run_coordinator(const MatchConfig& config, const std::string& queue_url, con
         std::fprintf(stderr, "reversi-match: %s\n", address.error().message.c_str());
         return 2;
     }
-    auto store = ResultStore::open(config.out_prefix, config.fingerprint, config.resume, config.overwrite);
-    if (!store) {
-        std::fprintf(stderr, "reversi-match: %s\n", store.error().message.c_str());
-        return 1;
+    if (auto why = args_error(argv)) {
+        std::fprintf(stderr, "reversi-match: --queue: %s\n", why->c_str());
+        return 2;
     }
+    // Redis first: a coordinator that cannot reach it leaves no empty results files behind.
     auto redis = RedisClient::connect(*address, kConnectTimeout);
     if (!redis) {
         std::fprintf(stderr, "reversi-match: %s\n", redis.error().message.c_str());
+        return 1;
+    }
+    auto store = ResultStore::open(config.out_prefix, config.fingerprint, config.resume, config.overwrite);
+    if (!store) {
+        std::fprintf(stderr, "reversi-match: %s\n", store.error().message.c_str());
         return 1;
     }
     Coordinator coordinator(config, *address, std::move(*store), std::move(*redis));

@@ -1,6 +1,7 @@
 // `reversi-match worker`: plays the colour pairs of a distributed match (distributed.hpp).
 
 #include <atomic>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -48,18 +49,27 @@ struct WorkerOptions {
     std::string consumer;
 };
 
+// "G1,G2": the games of a pair; empty when any of them is not a whole number.
 std::vector<int> parse_games(const std::string& text) {
     std::vector<int> games;
     std::istringstream in(text);
     std::string g;
     while (std::getline(in, g, ',')) {
-        try {
-            games.push_back(std::stoi(g));
-        } catch (const std::exception&) {
-            return {};
-        }
+        int v = 0;
+        const auto [end, ec] = std::from_chars(g.data(), g.data() + g.size(), v);
+        if (ec != std::errc() || end != g.data() + g.size() || g.empty()) return {};
+        games.push_back(v);
     }
     return games;
+}
+
+// Whether the match on the queue now (its command line may have changed since this worker loaded it: a
+// coordinator resumed with more games) has game g.
+bool queued_match_has(RedisClient& redis, const QueueKeys& keys, int g) {
+    auto args = redis.command({"GET", keys.args});
+    if (!args) return false;
+    auto command = parse_match_command(split_args(string_value(*args).value_or("")));
+    return command.exit_code == std::nullopt && MatchTally(command.config).in_match(g);
 }
 
 class Worker {
@@ -128,6 +138,13 @@ private:
         const auto it = item.fields.find("games");
         const std::vector<int> games = it == item.fields.end() ? std::vector<int>{} : parse_games(it->second);
         for (int g : games) {
+            if (!tally_.in_match(g) && queued_match_has(redis, keys_, g)) {
+                // Left pending for a worker that loads the match as it is now (a Job restarts this one).
+                fail("pair " + item.id + " has game " + std::to_string(g) +
+                     ", which the match had not when this worker loaded it (a coordinator resumed it with more "
+                     "games): restart the worker");
+                return false;
+            }
             if (!tally_.in_match(g)) {
                 spdlog::warn("worker {}: pair {} names game {}, not in this match; skipped", options_.consumer, item.id,
                              g);

@@ -3,6 +3,8 @@
 #include <hiredis/hiredis.h>
 
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 
 #include "protocol/text/tokens.hpp"
 
@@ -47,8 +49,12 @@ Expected<RedisClient> RedisClient::connect(const QueueAddress& address, std::chr
         return make_error("cannot connect to redis at " + address.host + ":" + std::to_string(address.port) + ": " +
                           why);
     }
-    timeval none{0, 0};
-    redisSetTimeout(c, none);
+    // A reply that takes longer than kCommandTimeout (a Redis that stopped answering without closing the
+    // connection) is an error, as is a peer that TCP keepalive finds gone: the coordinator and the workers
+    // then exit (a Job restarts them) instead of waiting for ever, deaf to SIGINT and SIGTERM.
+    const timeval limit{static_cast<time_t>(kCommandTimeout.count()), 0};
+    redisSetTimeout(c, limit);
+    redisEnableKeepAlive(c);
     return RedisClient(c);
 }
 
@@ -87,7 +93,13 @@ Expected<RedisReply> RedisClient::command(const std::vector<std::string>& args) 
     }
     auto* reply = static_cast<redisReply*>(
         redisCommandArgv(context_.get(), static_cast<int>(args.size()), argv.data(), lengths.data()));
-    if (!reply) return make_error("redis: " + std::string(context_->errstr));
+    if (!reply) {
+        const std::string why = context_->errstr;
+        if (context_->err == REDIS_ERR_IO && (why == std::strerror(EAGAIN) || why == std::strerror(EWOULDBLOCK)))
+            return make_error("redis " + args.front() + ": no reply within " + std::to_string(kCommandTimeout.count()) +
+                              " s");
+        return make_error("redis " + args.front() + ": " + why);
+    }
     std::unique_ptr<redisReply, void (*)(void*)> owned(reply, freeReplyObject);
     if (reply->type == REDIS_REPLY_ERROR)
         return make_error("redis " + args.front() + ": " + std::string(reply->str, reply->len));

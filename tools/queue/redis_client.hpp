@@ -32,8 +32,9 @@ struct QueueAddress {
 
 class RedisClient {
 public:
-    // Connects (within `timeout`); commands then wait for their reply without limit, except blocking
-    // stream reads, which carry their own BLOCK time.
+    // The longest wait for a reply (every blocking read here asks for at most a few seconds).
+    static constexpr std::chrono::seconds kCommandTimeout{30};
+    // Connects (within `timeout`); commands then wait at most kCommandTimeout for their reply.
     [[nodiscard]] static Expected<RedisClient> connect(const QueueAddress& address, std::chrono::milliseconds timeout);
     RedisClient(RedisClient&&) noexcept = default;
     RedisClient& operator=(RedisClient&&) noexcept = default;

@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include <sstream>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -52,34 +52,91 @@ std::string join_args(const std::vector<std::string>& args) {
 
 std::vector<std::string> split_args(const std::string& joined) {
     std::vector<std::string> out;
-    std::string cur;
-    std::istringstream in(joined);
-    while (std::getline(in, cur, kArgsSeparator)) out.push_back(cur);
-    return out;
+    if (joined.empty()) return out;
+    std::size_t start = 0;
+    for (;;) {  // every field, empty ones (a trailing one too) included: join_args' inverse
+        const std::size_t end = joined.find(kArgsSeparator, start);
+        out.push_back(joined.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos) return out;
+        start = end + 1;
+    }
 }
 
-Expected<bool> open_job(RedisClient& redis, const QueueKeys& keys, const std::string& fingerprint,
-                        const std::string& args, const std::vector<std::vector<std::string>>& item_fields) {
-    auto existing = redis.command({"GET", keys.fingerprint});
-    if (!existing) return existing.error();
-    if (auto fp = string_value(*existing)) {
-        if (*fp != fingerprint)
-            return make_error("the queue holds another job (" + *fp + "); give another name, or delete its keys");
-        return true;
+std::optional<std::string> args_error(const std::vector<std::string>& args) {
+    for (const auto& a : args) {
+        if (a.find(kArgsSeparator) != std::string::npos)
+            return "the argument '" + a + "' holds the byte 0x1f, which the queue uses between arguments";
     }
-    for (const auto& cmd :
-         std::vector<std::vector<std::string>>{{"DEL", keys.args, keys.items, keys.results, keys.stop},
+    if (args.size() == 1 && args[0].empty()) return "a command line of one empty argument cannot be queued";
+    return std::nullopt;
+}
+
+namespace {
+
+// The commands that (re)build the queue for a job, the fingerprint last.
+std::vector<std::vector<std::string>> build_commands(const QueueKeys& keys, const std::string& fingerprint,
+                                                     const std::string& args,
+                                                     const std::vector<std::vector<std::string>>& item_fields) {
+    std::vector<std::vector<std::string>> cmds{{"DEL", keys.args, keys.items, keys.results, keys.stop},
                                                {"SET", keys.args, args},
-                                               {"XGROUP", "CREATE", keys.items, kWorkerGroup, "0", "MKSTREAM"}}) {
-        if (auto r = redis.command(cmd); !r) return r.error();
-    }
+                                               {"XGROUP", "CREATE", keys.items, kWorkerGroup, "0", "MKSTREAM"}};
     for (const auto& fields : item_fields) {
         std::vector<std::string> cmd{"XADD", keys.items, "*"};
         cmd.insert(cmd.end(), fields.begin(), fields.end());
-        if (auto r = redis.command(cmd); !r) return r.error();
+        cmds.push_back(std::move(cmd));
     }
-    if (auto r = redis.command({"SET", keys.fingerprint, fingerprint}); !r) return r.error();
-    return false;
+    cmds.push_back({"SET", keys.fingerprint, fingerprint});
+    return cmds;
+}
+
+}  // namespace
+
+Expected<bool> open_job(RedisClient& redis, const QueueKeys& keys, const std::string& fingerprint,
+                        const std::string& args, const std::vector<std::vector<std::string>>& item_fields) {
+    // Check and build as one transaction: WATCH makes the EXEC fail when another coordinator wrote the
+    // fingerprint meanwhile (two coordinators racing on an empty queue), and the loop then reads theirs.
+    for (;;) {
+        if (auto w = redis.command({"WATCH", keys.fingerprint}); !w) return w.error();
+        auto existing = redis.command({"GET", keys.fingerprint});
+        if (!existing) return existing.error();
+        if (auto fp = string_value(*existing)) {
+            (void)redis.command({"UNWATCH"});
+            if (*fp != fingerprint)
+                return make_error("the queue holds another job (" + *fp + "); give another name, or delete its keys");
+            return true;
+        }
+        if (auto m = redis.command({"MULTI"}); !m) return m.error();
+        for (const auto& cmd : build_commands(keys, fingerprint, args, item_fields)) {
+            if (auto r = redis.command(cmd); !r) {
+                (void)redis.command({"DISCARD"});
+                return r.error();
+            }
+        }
+        auto done = redis.command({"EXEC"});
+        if (!done) return done.error();
+        if (done->type == RedisReply::Type::Array) return false;  // nil: the fingerprint changed, look again
+    }
+}
+
+Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::string& args,
+                         const std::vector<std::vector<std::string>>& item_fields) {
+    if (auto r = redis.command({"SET", keys.args, args}); !r) return r.error();
+    auto listed = redis.command({"XRANGE", keys.items, "-", "+"});
+    if (!listed) return listed.error();
+    std::set<std::map<std::string, std::string>> present;
+    for (auto& e : stream_entries(*listed)) present.insert(std::move(e.fields));
+    int added = 0;
+    for (const auto& fields : item_fields) {
+        std::map<std::string, std::string> as_map;
+        for (std::size_t i = 0; i + 1 < fields.size(); i += 2) as_map[fields[i]] = fields[i + 1];
+        if (present.count(as_map)) continue;
+        std::vector<std::string> cmd{"XADD", keys.items, "*"};
+        cmd.insert(cmd.end(), fields.begin(), fields.end());
+        if (auto r = redis.command(cmd); !r) return r.error();
+        ++added;
+    }
+    if (auto r = redis.command({"DEL", keys.stop}); !r) return r.error();
+    return added;
 }
 
 Expected<JobArgs> wait_for_job(RedisClient& redis, const QueueKeys& keys, const std::string& name) {
@@ -107,7 +164,8 @@ Expected<std::optional<StreamEntry>> take_item(RedisClient& redis, const QueueKe
     if (claimed->elements.size() >= 2) {
         auto entries = stream_entries(claimed->elements[1]);
         if (!entries.empty()) {
-            spdlog::info("worker {}: item {} reclaimed from a worker that stopped", consumer, entries[0].id);
+            spdlog::info("worker {}: item {} reclaimed: pending for {} s without its worker's heartbeat", consumer,
+                         entries[0].id, reclaim_after.count() / 1000);
             return std::optional<StreamEntry>(std::move(entries[0]));
         }
     }

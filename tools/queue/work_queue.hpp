@@ -62,14 +62,23 @@ struct StreamEntry {
 
 [[nodiscard]] std::string join_args(const std::vector<std::string>& args);
 [[nodiscard]] std::vector<std::string> split_args(const std::string& joined);
+// Why a command line would not come back the same through join_args and split_args, or nullopt.
+[[nodiscard]] std::optional<std::string> args_error(const std::vector<std::string>& args);
 
 // Coordinator: a queue without this job's fingerprint is emptied and given `args`, the consumer group and
-// the items (each one stream entry of the given fields), then the fingerprint. Returns true when the queue
-// already held the job (nothing is written then), false when it was (re)built. Another job's fingerprint
-// is an error.
+// the items (each one stream entry of the given fields), then the fingerprint, in one transaction (of two
+// coordinators racing on one queue, one builds it and the other finds its fingerprint). Returns true when
+// the queue already held the job (nothing is written then), false when it was (re)built. Another job's
+// fingerprint is an error.
 [[nodiscard]] Expected<bool> open_job(RedisClient& redis, const QueueKeys& keys, const std::string& fingerprint,
                                       const std::string& args,
                                       const std::vector<std::vector<std::string>>& item_fields);
+
+// Coordinator, resuming a job the queue holds: its command line becomes `args` (what the fingerprint leaves
+// out may have changed: more games, another stopping rule), the items not in the stream are added, and the
+// stop flag is cleared (the coordinator sets it again once the job is over). Returns the items added.
+[[nodiscard]] Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::string& args,
+                                       const std::vector<std::vector<std::string>>& item_fields);
 
 // Worker: waits (polling each second) until the queue holds a job; its fingerprint and command line.
 struct JobArgs {
