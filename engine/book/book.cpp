@@ -47,7 +47,13 @@ std::optional<int> Book::value(const Position& pos) const {
     return m.front().value;
 }
 
-void Book::set_moves(const Position& pos, const std::vector<BookMove>& moves) {
+bool Book::storable(const Position& pos) noexcept {
+    const int moves = popcount(pos.moves());
+    return popcount(pos.player | pos.opponent) >= 4 && moves >= 1 && static_cast<std::size_t>(moves) <= kMaxBookMoves;
+}
+
+bool Book::set_moves(const Position& pos, const std::vector<BookMove>& moves) {
+    if (!storable(pos)) return false;
     const CanonicalPosition c = canonical(pos);
     BookNode node;
     node.moves.reserve(moves.size());
@@ -57,6 +63,7 @@ void Book::set_moves(const Position& pos, const std::vector<BookMove>& moves) {
     std::sort(node.moves.begin(), node.moves.end(),
               [](const BookMove& a, const BookMove& b) { return a.square < b.square; });
     nodes_[c.key] = std::move(node);
+    return true;
 }
 
 void Book::insert(const BookKey& key, BookNode node) { nodes_[key] = std::move(node); }

@@ -18,6 +18,10 @@
 namespace reversi::book {
 
 inline constexpr int kMaxBookValue = 64;
+// The most legal moves a book position may have (the file format's limit, book_file.hpp). Positions
+// reachable from the start have at most 33 (none known with more than 33), so this excludes only a few set
+// up by hand: set_moves refuses them, with positions of fewer than 4 discs.
+inline constexpr std::size_t kMaxBookMoves = 32;
 
 struct BookMove {
     Move square = kNoMove;  // 0..63
@@ -56,8 +60,12 @@ public:
     // The value of `pos` (the best of its moves); nullopt when it is not in the book.
     [[nodiscard]] std::optional<int> value(const Position& pos) const;
 
-    // Stores the moves of `pos` (squares in pos's frame), replacing what was there.
-    void set_moves(const Position& pos, const std::vector<BookMove>& moves);
+    // Whether `pos` can be stored: at least 4 discs and 1 to kMaxBookMoves legal moves (what the file format
+    // holds; a position set up by hand may have neither).
+    [[nodiscard]] static bool storable(const Position& pos) noexcept;
+    // Stores the moves of `pos` (squares in pos's frame), replacing what was there; false (and nothing
+    // stored) when `pos` is not storable.
+    [[nodiscard]] bool set_moves(const Position& pos, const std::vector<BookMove>& moves);
     // Stores a node under its canonical key as it is (the file reader; the caller has checked it).
     void insert(const BookKey& key, BookNode node);
 

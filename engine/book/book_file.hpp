@@ -31,7 +31,6 @@
 namespace reversi::book {
 
 inline constexpr std::uint16_t kBookFormatVersion = 1;
-inline constexpr std::size_t kMaxBookMoves = 32;  // no Othello position has more legal moves (33 is unreachable)
 
 struct BookHeader {
     char magic[4];

@@ -35,12 +35,13 @@ EdaxImportReport import_edax_positions(Book& book, const std::vector<EdaxPositio
             break;
         }
         const Position pos{key.player, key.opponent};
+        if (!Book::storable(pos)) continue;  // more legal moves than a book position holds
         std::vector<BookMove> moves = move_values(book, pos, evaluate, report.evaluations);
         if (stop != nullptr && stop->load(std::memory_order_relaxed)) {  // a value of a stopped search
             report.stopped = true;
             break;
         }
-        book.set_moves(pos, moves);
+        if (!book.set_moves(pos, moves)) continue;
         ++report.added;
         if (on_progress) on_progress(report);
     }

@@ -32,14 +32,13 @@ Expected<LearnReport> learn_game(Book& book, const Position& start, const std::v
     for (std::size_t i = 0; i < positions->size() && ply < options.plies; ++i) {
         const Position& pos = (*positions)[i];
         if (i > 0 && (*positions)[i - 1].moves() != 0) ++ply;  // a pass is no ply
-        if (ply >= options.plies || pos.moves() == 0 || book.contains(pos)) continue;
+        if (ply >= options.plies || !Book::storable(pos) || book.contains(pos)) continue;
         const auto values = move_values(book, pos, evaluate, report.evaluations);
         if (stop && stop->load(std::memory_order_relaxed)) {
             report.stopped = true;
             break;
         }
-        book.set_moves(pos, values);
-        ++report.added;
+        if (book.set_moves(pos, values)) ++report.added;
     }
     book.negamax();
     return report;

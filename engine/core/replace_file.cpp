@@ -1,13 +1,20 @@
 #include "engine/core/replace_file.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <thread>
 
 namespace reversi {
 
 Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_t> bytes, std::string_view what) {
     const std::string prefix = std::string(what) + " ";
-    const std::string tmp = path + ".tmp";
+    // A name of this process and thread: two writers of one file (two engines learning into one book) each
+    // rename their own whole file, the last one wins; a shared PATH.tmp made one rename fail.
+    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "-" +
+                            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) return make_error(prefix + tmp + ": cannot create the file");

@@ -1,6 +1,7 @@
 #pragma once
-// Writing a whole file so that a reader never sees half of it: the bytes go to PATH.tmp, which is then
-// renamed over PATH (atomic on one file system). Used by every binary format the project writes (weights,
+// Writing a whole file so that a reader never sees half of it: the bytes go to PATH.tmp.PID-THREAD, which is
+// then renamed over PATH (atomic on one file system; concurrent writers each rename their own file, the
+// last one wins). Used by every binary format the project writes (weights,
 // books, WTHOR games, sample caches, Edax books).
 #include <cstdint>
 #include <span>
@@ -11,8 +12,8 @@
 
 namespace reversi {
 
-// Errors start with `what` (the kind of file, e.g. "book") and name the file: "<what> PATH.tmp: cannot
-// create the file", "<what> PATH.tmp: write error", "<what> PATH: cannot rename PATH.tmp: <reason>".
+// Errors start with `what` (the kind of file, e.g. "book") and name the file: "<what> PATH.tmp.ID: cannot
+// create the file", "<what> PATH.tmp.ID: write error", "<what> PATH: cannot rename PATH.tmp.ID: <reason>".
 [[nodiscard]] Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_t> bytes,
                                           std::string_view what);
 

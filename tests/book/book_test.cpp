@@ -58,7 +58,7 @@ TEST_CASE("book keys are the same for the 8 symmetric images and moves map back 
     int value = 10;
     for (const int sq : squares(pos.moves()))
         moves.push_back({static_cast<Move>(sq), static_cast<std::int8_t>(value--)});
-    book.set_moves(pos, moves);
+    REQUIRE(book.set_moves(pos, moves));
     for (int g = 0; g < eval::kSymmetryCount; ++g) {
         const Position image{eval::transform(g, pos.player), eval::transform(g, pos.opponent)};
         CHECK(canonical(image).key == c.key);

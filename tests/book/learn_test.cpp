@@ -319,3 +319,30 @@ TEST_CASE("reversi-book learn reads a WTHOR file (*.wtb) and refuses a damaged o
     CHECK(file_text(err).find(wtb) != std::string::npos);
     for (const auto& p : {wtb, book_path, err}) std::filesystem::remove(p);
 }
+
+TEST_CASE("book learning skips positions a book file cannot hold, and the saved book reads back") {
+    // Set up by hand (NBoard's set game takes any board): 3 discs; and 34 legal moves for X.
+    const std::optional<Position> few = Position{square_bit(27), square_bit(28)};  // X d4, O e4, X to move
+    const auto many = parse_board("--X------OXO-XO--XXX-XXX---------OOX-OOXXXX--XX--OX-OXO-----XX-- X");
+    REQUIRE(few);
+    REQUIRE(many);
+    CHECK(popcount(many->moves()) == 34);
+    CHECK_FALSE(Book::storable(*few));
+    CHECK_FALSE(Book::storable(*many));
+    CHECK(Book::storable(start_position()));
+    Book book;
+    REQUIRE(learn_game(book, start_position(), random_game(3), {6}, cheap_value));
+    const std::size_t before = book.size();
+    for (const Position& start : {*few, *many}) {
+        const auto learned = learn_game(book, start, {}, {20}, cheap_value);
+        REQUIRE(learned);
+        CHECK(learned->added == 0);
+    }
+    CHECK_FALSE(book.set_moves(*many, {}));
+    CHECK(book.size() == before);
+    const std::string path = learn_temp("unstorable.book");
+    REQUIRE(save_book_file(book, path));
+    const auto back = load_book_file(path);
+    REQUIRE_MESSAGE(back, back.error().message);  // before: "record N: move count 34 out of range"
+    CHECK(back->size() == before);
+}

@@ -2,11 +2,13 @@
 // renamed over the old one; a failure leaves the old file as it was and no temporary file behind.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -16,6 +18,13 @@
 namespace fs = std::filesystem;
 
 namespace {
+
+// The files in `dir` whose names start with `prefix` (a temporary file left behind).
+int files_starting(const fs::path& dir, const std::string& prefix) {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator(dir)) n += e.path().filename().string().rfind(prefix, 0) == 0;
+    return n;
+}
 
 std::string read_all(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -31,12 +40,34 @@ TEST_CASE("replace_file writes the bytes whole, and a failed rename leaves no te
     const std::vector<std::uint8_t> bytes{'o', 't', 'h', 'e', 'l', 'l', 'o'};
     REQUIRE(reversi::replace_file((dir / "f.bin").string(), bytes, "test"));
     CHECK(read_all(dir / "f.bin") == "othello");
-    CHECK_FALSE(fs::exists(dir / "f.bin.tmp"));
+    CHECK(files_starting(dir, "f.bin.tmp") == 0);
     // A folder cannot be replaced by a file: an error naming it, the folder kept, no f.tmp beside it.
     const auto refused = reversi::replace_file((dir / "a-folder").string(), bytes, "test");
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message.find("a-folder") != std::string::npos);
     CHECK(fs::is_directory(dir / "a-folder"));
-    CHECK_FALSE(fs::exists(dir / "a-folder.tmp"));
+    CHECK(files_starting(dir, "a-folder.tmp") == 0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("replace_file: writers of one file at once each rename a whole file of their own") {
+    const fs::path dir = fs::temp_directory_path() / ("replace-file-race-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string path = (dir / "shared.book").string();
+    std::atomic<int> failures{0};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 4; ++w) {
+        writers.emplace_back([&, w] {
+            const std::vector<std::uint8_t> bytes(4096, static_cast<std::uint8_t>('a' + w));
+            for (int i = 0; i < 50; ++i) failures += reversi::replace_file(path, bytes, "test") ? 0 : 1;
+        });
+    }
+    for (auto& t : writers) t.join();
+    CHECK(failures == 0);  // with one PATH.tmp for all, a rename found another writer's file gone
+    const std::string text = read_all(path);
+    REQUIRE(text.size() == 4096);
+    CHECK(text == std::string(4096, text[0]));  // one writer's bytes, whole
+    CHECK(files_starting(dir, "shared.book.tmp") == 0);
     fs::remove_all(dir);
 }
