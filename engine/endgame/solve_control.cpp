@@ -36,6 +36,7 @@ ProgressCallback progress_for_side(const ProgressCallback& progress, int sign) {
         RootProgress q = p;
         q.score = -q.score;
         q.bound = negated(q.bound);
+        q.root_passed = true;
         progress(q);
     };
 }

@@ -26,6 +26,7 @@ struct RootProgress {
     bool new_best = false;      // this move is now the best root move of the pass
     bool pass_end = false;      // a root pass ended: score/bound are the pass's, move its best move
     int selectivity_level = 0;  // level of the pass (0 = exact; > 0: a selective pass, the score is a guess)
+    bool root_passed = false;   // the root's side must pass: `move` is the opponent's, after the pass
     std::uint64_t nodes = 0;    // all threads, so far
     std::chrono::milliseconds time{0};
 };
@@ -33,7 +34,9 @@ struct RootProgress {
 using ProgressCallback = std::function<void(const RootProgress&)>;
 
 // `progress` for a search of the position after the root's pass (sign < 0): each report's score is
-// negated and its bound swapped back to the root's side; with sign > 0 or no callback, `progress` itself.
+// negated, its bound swapped back to the root's side and root_passed set (its move is the opponent's reply
+// to the pass, and a new best move of the opponent bounds the root from above); with sign > 0 or no
+// callback, `progress` itself.
 [[nodiscard]] ProgressCallback progress_for_side(const ProgressCallback& progress, int sign);
 
 struct SolveLimits {

@@ -36,7 +36,7 @@ std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgr
         r.progress = true;
         return r;
     }
-    if (p.move != kNoMove) r.pv = {p.move};
+    if (p.move != kNoMove) r.pv = p.root_passed ? std::vector<Move>{kPass, p.move} : std::vector<Move>{p.move};
     r.score = p.score;
     if (p.pass_end) {
         // The final exact pass is the solve's result: the Searcher reports it (so does a WLD pass, whose
@@ -46,9 +46,17 @@ std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgr
         if (repeats(r)) return std::nullopt;
         return r;
     }
-    // A root move: a new best that is not only an upper bound raises the root's lower bound.
-    if (!p.new_best || p.bound == Bound::Upper) return std::nullopt;
-    r.bound = Bound::Lower;
+    // A root move: a new best that is not only an upper bound raises the root's lower bound. After the
+    // root's pass the move is the opponent's: its new best (exact or a lower bound for the opponent, Exact
+    // or Upper once negated) lowers the root's upper bound.
+    if (!p.new_best) return std::nullopt;
+    if (p.root_passed) {
+        if (p.bound == Bound::Lower) return std::nullopt;
+        r.bound = Bound::Upper;
+    } else {
+        if (p.bound == Bound::Upper) return std::nullopt;
+        r.bound = Bound::Lower;
+    }
     if (repeats(r)) return std::nullopt;
     return r;
 }

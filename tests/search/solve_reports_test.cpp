@@ -415,3 +415,38 @@ TEST_CASE("solve progress: what the solver reports becomes bounds, estimates and
     CHECK(r->nodes == 6000);
     CHECK(r->pv.empty());
 }
+
+TEST_CASE("solve progress: a root that must pass reports the pass first and bounds on the root's side") {
+    // Black must pass here (a probe's position; exact -60 for Black). Before, the reports named White's
+    // moves as the root's (pv g6) and turned White's new best moves into lower bounds of the root
+    // (-52 lowerbound, above the exact -60).
+    auto moves =
+        parse_transcript("f5d6c3f4c6c4c5b5g4b7b6d3b8a7e6c7a5b4d7b2d8f7e7g5e3c8h5a8g8f8a1d2c1f6c2a6e8h8a4a3g7b3");
+    REQUIRE(moves);
+    Position pos = start_position();
+    for (const Move m : *moves) {
+        auto next = apply_move(pos, m);
+        REQUIRE(next);
+        pos = *next;
+    }
+    REQUIRE(pos.must_pass());
+    Searcher searcher(16);
+    const std::atomic<bool> stop{false};
+    SearchLimits limits;
+    limits.solve = true;
+    ReportLog got;
+    const SearchResult r = searcher.search(pos, limits, got.callbacks(), stop);
+    REQUIRE(r.exact);
+    CHECK(r.score == -60);
+    int solver_reports = 0;
+    for (const IterationReport& x : got.reports) {
+        if (x.depth != pos.empty_count() || x.progress) continue;
+        ++solver_reports;
+        CAPTURE(x.score);
+        REQUIRE(!x.pv.empty());
+        CHECK(x.pv.front() == kPass);
+        if (x.bound == Bound::Lower) CHECK(x.score <= r.score);
+        if (x.bound == Bound::Upper) CHECK(x.score >= r.score);
+    }
+    CHECK(solver_reports >= 2);
+}
