@@ -10,6 +10,7 @@
 #include "engine/board/notation.hpp"
 #include "protocol/nboard/ggf.hpp"
 #include "protocol/session/completed_search.hpp"
+#include "protocol/text/printable.hpp"
 #include "protocol/text/tokens.hpp"
 
 namespace reversi::nboard {
@@ -105,10 +106,13 @@ session::Status NboardFrontend::handle(std::string_view line) {
         ctx_.stop_and_wait();  // the stopped search's lines come before the pong
         const std::string n = tokens.size() > 1 ? std::string(tokens[1]) : "0";
         auto number = text::parse_integer(n, 0, INT64_MAX, "ping");
-        if (!number) return error(number.error().message), session::Status::Continue;
+        // A ping is always answered (a GUI waits for its pong): an unreadable number with an error line first,
+        // then echoed as it came (its printable form), as Edax does.
+        if (!number) error(number.error().message);
+        const std::string echo = number ? std::to_string(*number) : text::printable(n);
         // Idle now: the pong once the exact solver's table exists (allocated by a job when it does not), so
         // that the first timed go does not pay for it.
-        ctx_.when_endgame_ready([this, pong = "pong " + std::to_string(*number)] { ctx_.send(pong); });
+        ctx_.when_endgame_ready([this, pong = "pong " + echo] { ctx_.send(pong); });
     } else if (command == "quit") {
         ctx_.stop_and_wait();
         return session::Status::Quit;

@@ -206,6 +206,22 @@ TEST_CASE("nboard set myname is sent once, on entering NBoard mode, not after se
     CHECK(io.read_until("pong 1") == std::vector<std::string>{"pong 1"});
 }
 
+TEST_CASE("nboard ping with a number it cannot read is still answered, after an error line") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("nboard 2");
+    CHECK(starts_with(*io.read_line(), "set myname "));
+    for (const char* bad : {"-1", "1e3", "12345678901234567890"}) {
+        io.send(std::string("ping ") + bad);
+        const auto error = io.read_line();
+        REQUIRE(error);
+        CHECK_MESSAGE(starts_with(*error, "status error: ping"), *error);
+        CHECK(io.read_line() == std::optional<std::string>(std::string("pong ") + bad));  // before: none
+    }
+    io.send("ping 4");
+    CHECK(io.read_until("pong 4") == std::vector<std::string>{"pong 4"});
+}
+
 TEST_CASE("nboard set contempt: 0 is accepted, anything else is refused clearly") {
     EngineProcess engine;
     auto& io = engine.io();
