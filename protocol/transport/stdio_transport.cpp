@@ -109,7 +109,8 @@ private:
             return;
         }
         const auto on_overlong = [this] {
-            sink_("info string error: line longer than " + std::to_string(max_line_) + " bytes; ignored");
+            // In the session's protocol (NBoard: a status error line, which a GUI shows).
+            sink_(session_.error_line("line longer than " + std::to_string(max_line_) + " bytes; ignored"));
             spdlog::warn("stdio: a line longer than {} bytes was discarded", max_line_);
         };
         splitter_.feed(std::string_view(buffer_.data(), static_cast<std::size_t>(n)), on_line, on_overlong);

@@ -125,11 +125,11 @@ asio::awaitable<void> TcpConnection::read_loop() {
             const std::string what =
                 std::string(channel_->unit()) + " longer than " + std::to_string(limits_.max_line) + " bytes";
             if (!channel_->too_long_is_fatal()) {
-                deliver("info string error: " + what + "; ignored");
+                deliver(error_line(what + "; ignored"));
                 continue;
             }
             spdlog::warn("connection {}: {}; closing", peer_, what);
-            deliver("info string error: " + what + "; closing the connection");
+            deliver(error_line(what + "; closing the connection"));
             close_after_flush();
             break;
         }
@@ -271,6 +271,10 @@ void TcpConnection::finish_if_drained() {
     // drain_step stops a job that would never end by itself (go infinite); the job's end calls
     // resume_session, which runs the waiting commands and comes back here.
     if (!closing_ && !closed_ && session_ && !session_->drain_step()) close_after_flush();
+}
+
+std::string TcpConnection::error_line(const std::string& message) const {
+    return session_ ? session_->error_line(message) : "info string error: " + message;
 }
 
 void TcpConnection::deliver(std::string line) {

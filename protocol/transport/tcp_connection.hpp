@@ -63,6 +63,8 @@ private:
     asio::awaitable<void> read_loop();
     asio::awaitable<void> write_loop();
     asio::awaitable<void> watchdog();
+    // An error line in the session's protocol (NBoard: status error), before a session exists a UCI one.
+    [[nodiscard]] std::string error_line(const std::string& message) const;
     void deliver(std::string line);           // an output line, encoded by the channel
     void queue_message(std::string message);  // an encoded message
     void resume_session();

@@ -247,7 +247,9 @@ TEST_CASE("reversi-book learn reads GGF games and transcripts and skips bad game
     std::filesystem::remove(book_path);
     {
         std::ofstream out(games);
-        out << ggf_line(ggf_game) << "\n# a comment\n\n" << to_transcript(transcript_game) << "\n";
+        std::string first = ggf_line(ggf_game);
+        first.insert(first.find(']') + 1, "PB[smiley ;)]");  // ";)" inside a value does not end the game
+        out << first << "\n# a comment\n\n" << to_transcript(transcript_game) << "\n";
         out << "f5d6a1\n";  // line 5: an illegal third move; line 6: a GGF game whose white move is illegal
         out << "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[A8];)\n";
         out << "hello\n";  // line 7: no transcript

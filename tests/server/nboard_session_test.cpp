@@ -222,6 +222,19 @@ TEST_CASE("nboard ping with a number it cannot read is still answered, after an 
     CHECK(io.read_until("pong 4") == std::vector<std::string>{"pong 4"});
 }
 
+TEST_CASE("nboard: an overlong line is refused with an NBoard error line") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("nboard 2");
+    CHECK(starts_with(*io.read_line(), "set myname "));
+    io.send("set game " + std::string(70000, 'x'));
+    const auto error = io.read_line();
+    REQUIRE(error);
+    CHECK_MESSAGE(starts_with(*error, "status error: line longer than"), *error);  // before: info string error
+    io.send("ping 1");
+    CHECK(io.read_until("pong 1") == std::vector<std::string>{"pong 1"});
+}
+
 TEST_CASE("nboard set contempt: 0 is accepted, anything else is refused clearly") {
     EngineProcess engine;
     auto& io = engine.io();

@@ -14,12 +14,33 @@ namespace reversi::book_tool {
 namespace {
 
 // Every `(; ... ;)` of a line.
+// Where the game opened at `open` ends: its ";)" outside the tag values ("[...]", in which "\]" is an
+// escaped bracket), or npos. A value may hold ";)" (a player named "smiley ;)").
+std::size_t ggf_game_end(const std::string& line, std::size_t open) {
+    bool in_value = false;
+    for (std::size_t i = open + 2; i < line.size(); ++i) {
+        const char c = line[i];
+        if (in_value) {
+            if (c == '\\') {
+                ++i;
+            } else if (c == ']') {
+                in_value = false;
+            }
+        } else if (c == '[') {
+            in_value = true;
+        } else if (c == ';' && i + 1 < line.size() && line[i + 1] == ')') {
+            return i;
+        }
+    }
+    return std::string::npos;
+}
+
 void read_ggf_line(const std::string& line, const std::string& where, GamesFile& out) {
     std::size_t from = 0;
     for (int k = 1;; ++k) {
         const std::size_t open = line.find("(;", from);
         if (open == std::string::npos) return;
-        const std::size_t close = line.find(";)", open + 2);
+        const std::size_t close = ggf_game_end(line, open);
         const std::string name = where + " game " + std::to_string(k);
         if (close == std::string::npos) {
             out.skipped.push_back(name + ": GGF: unterminated game (missing ';)')");
