@@ -31,6 +31,12 @@ ParallelLeafSearch::ParallelLeafSearch(int jobs, int threads, std::size_t hash_m
     }
 }
 
+std::size_t ParallelLeafSearch::hash_mib() const noexcept {
+    std::size_t smallest = searchers_.front()->hash_size();
+    for (const auto& s : searchers_) smallest = std::min(smallest, s->hash_size());
+    return smallest;
+}
+
 const std::string& ParallelLeafSearch::evaluation_status() const noexcept {
     return searchers_.front()->evaluation_status();
 }

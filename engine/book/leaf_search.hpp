@@ -41,6 +41,8 @@ public:
 
     [[nodiscard]] const std::string& evaluation_status() const noexcept;
     [[nodiscard]] int jobs() const noexcept { return static_cast<int>(searchers_.size()); }
+    // The smallest of the searchers' tables in MiB (0: one got no memory and runs on the smallest table).
+    [[nodiscard]] std::size_t hash_mib() const noexcept;
 
 private:
     std::vector<std::unique_ptr<Searcher>> searchers_;

@@ -32,4 +32,13 @@ Expected<book::Book> open_book(const std::string& path) {
     return loaded;
 }
 
+void warn_if_no_table(std::size_t table_mib, std::size_t asked_mib) {
+    if (table_mib == 0 && asked_mib > 0) {
+        std::fprintf(stderr,
+                     "reversi-book: warning: --hash %zu: the memory could not be allocated; the searches use the "
+                     "smallest table (slower)\n",
+                     asked_mib);
+    }
+}
+
 }  // namespace reversi::book_tool

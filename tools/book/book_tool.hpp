@@ -22,4 +22,8 @@ void install_stop_signals();
 // that cannot be read as a book.
 [[nodiscard]] Expected<book::Book> open_book(const std::string& path);
 
+// A warning on stderr when the searches' table got no memory (`table_mib` 0: the engine's search then runs
+// on its smallest table, much slower) for the --hash asked.
+void warn_if_no_table(std::size_t table_mib, std::size_t asked_mib);
+
 }  // namespace reversi::book_tool

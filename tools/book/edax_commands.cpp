@@ -60,6 +60,7 @@ int import_edax(const EdaxImportSettings& s) {
     if (!opened) return fail(opened.error().message);
     book::Book book = std::move(*opened);
     Searcher searcher(s.hash_mib);
+    warn_if_no_table(searcher.hash_size(), s.hash_mib);
     book::use_engine_search_options(searcher, s.threads);
     std::fprintf(stderr, "reversi-book: %s: %zu Edax positions; evaluation %s; depth %d, exact at %d empties\n",
                  s.edax_path.c_str(), positions->size(), searcher.evaluation_status().c_str(), s.leaf.depth,

@@ -45,6 +45,7 @@ int learn_games(const LearnSettings& s) {
     auto games = read_all(s.games_files, totals);
     if (!games) return std::fprintf(stderr, "reversi-book: %s\n", games.error().message.c_str()), 1;
     Searcher searcher(s.hash_mib);
+    warn_if_no_table(searcher.hash_size(), s.hash_mib);
     book::use_engine_search_options(searcher, s.threads);
     std::fprintf(stderr, "reversi-book: %zu games; evaluation %s; depth %d, exact solve at %d empties or fewer\n",
                  games->size(), searcher.evaluation_status().c_str(), s.leaf.depth, s.leaf.solve_empties);

@@ -49,6 +49,7 @@ int build(const BuildSettings& s) {
     book::Book book = std::move(*opened);
     const std::atomic<bool> never{false};
     book::ParallelLeafSearch searches(s.jobs, s.threads, s.hash_mib, s.leaf, never);
+    book_tool::warn_if_no_table(searches.hash_mib(), s.hash_mib);
     std::fprintf(stderr, "reversi-book: evaluation %s; depth %d, exact solve at %d empties or fewer; %d job(s)\n",
                  searches.evaluation_status().c_str(), s.leaf.depth, s.leaf.solve_empties, searches.jobs());
     const book::BatchEvaluator evaluate = std::ref(searches);
