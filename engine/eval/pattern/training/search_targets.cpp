@@ -173,55 +173,34 @@ double search_weight_at(const SearchTargetConfig& config, int empties) noexcept 
     return config.weight + std::clamp(x, 0.0, 1.0) * (config.weight_high - config.weight);
 }
 
-Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, const SearchTargetConfig& config,
-                                                  const SearchTargetProgress& progress) {
-    if (!config.scorer_factory) return make_error("search targets: no scorer");
-    if (!(config.weight >= 0 && config.weight <= 1)) return make_error("search targets: weight outside [0, 1]");
-    if (!(config.weight_high < 0 || config.weight_high <= 1))  // NaN fails both
-        return make_error("search targets: weight at the high end outside [0, 1]");
-    SearchTargetReport report;
+namespace {
+
+// The samples with config.min_empties..max_empties empties (their indices).
+std::vector<std::size_t> select_samples(const std::vector<Sample>& samples, const SearchTargetConfig& config) {
     std::vector<std::size_t> selected;
     for (std::size_t i = 0; i < samples.size(); ++i) {
         const int empties = 64 - popcount(samples[i].player | samples[i].opponent);
         if (empties >= config.min_empties && empties <= config.max_empties) selected.push_back(i);
     }
-    report.selected = selected.size();
+    return selected;
+}
 
-    // Scores found in the checkpoint; the others are searched.
-    std::vector<Score> scores(selected.size());
-    std::vector<std::size_t> todo;  // indices into `selected`
-    LoadedCheckpoint loaded;
-    if (!config.checkpoint_path.empty()) {
-        auto read = read_checkpoint(config.checkpoint_path, config.tag);
-        if (!read) return read.error();
-        loaded = std::move(*read);
-        std::sort(loaded.records.begin(), loaded.records.end(), by_position);
-    }
-    for (std::size_t k = 0; k < selected.size(); ++k) {
-        scores[k] = find_score(loaded.records, samples[selected[k]]);
-        if (scores[k]) {
-            ++report.from_checkpoint;
-        } else {
-            todo.push_back(k);
-        }
-    }
-    loaded.records = {};
+// The scores the checkpoint holds for the selected samples (the others nullopt) and its usable size.
+Expected<std::uint64_t> scores_from_checkpoint(const std::vector<Sample>& samples,
+                                               const std::vector<std::size_t>& selected,
+                                               const SearchTargetConfig& config, std::vector<Score>& scores) {
+    if (config.checkpoint_path.empty()) return std::uint64_t{0};
+    auto read = read_checkpoint(config.checkpoint_path, config.tag);
+    if (!read) return read.error();
+    std::sort(read->records.begin(), read->records.end(), by_position);
+    for (std::size_t k = 0; k < selected.size(); ++k) scores[k] = find_score(read->records, samples[selected[k]]);
+    return read->usable_bytes;
+}
 
-    std::optional<CheckpointWriter> writer;
-    if (!config.checkpoint_path.empty() && !todo.empty()) {
-        auto opened = CheckpointWriter::open(config.checkpoint_path, config.tag, loaded.usable_bytes);
-        if (!opened) return opened.error();
-        writer.emplace(std::move(*opened));
-    }
-    std::size_t done = report.from_checkpoint;
-    const bool written =
-        search_missing(samples, selected, todo, scores, config, writer ? &*writer : nullptr, [&](std::size_t n) {
-            done += n;
-            if (progress) progress(done, selected.size());
-        });
-    if (!written) return make_error("search checkpoint " + config.checkpoint_path + ": write error");
-    report.searched = todo.size();
-
+// Each scored sample's target becomes the blend of its search score and its old target; returns the mean
+// |score - old target| over them and counts the declined ones.
+double blend_targets(std::vector<Sample>& samples, const std::vector<std::size_t>& selected,
+                     const std::vector<Score>& scores, const SearchTargetConfig& config, SearchTargetReport& report) {
     double change = 0;
     for (std::size_t k = 0; k < selected.size(); ++k) {
         auto& s = samples[selected[k]];
@@ -234,7 +213,48 @@ Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, 
         s.target = static_cast<float>(w * *scores[k] + (1 - w) * s.target);
     }
     const std::size_t scored = selected.size() - report.declined;
-    report.mean_abs_change = scored ? change / static_cast<double>(scored) : 0;
+    return scored ? change / static_cast<double>(scored) : 0;
+}
+
+}  // namespace
+
+Expected<SearchTargetReport> apply_search_targets(std::vector<Sample>& samples, const SearchTargetConfig& config,
+                                                  const SearchTargetProgress& progress) {
+    if (!config.scorer_factory) return make_error("search targets: no scorer");
+    if (!(config.weight >= 0 && config.weight <= 1)) return make_error("search targets: weight outside [0, 1]");
+    if (!(config.weight_high < 0 || config.weight_high <= 1))  // NaN fails both
+        return make_error("search targets: weight at the high end outside [0, 1]");
+    SearchTargetReport report;
+    const std::vector<std::size_t> selected = select_samples(samples, config);
+    report.selected = selected.size();
+
+    // Scores found in the checkpoint; the others are searched.
+    std::vector<Score> scores(selected.size());
+    const auto usable_bytes = scores_from_checkpoint(samples, selected, config, scores);
+    if (!usable_bytes) return usable_bytes.error();
+    std::vector<std::size_t> todo;  // indices into `selected`
+    for (std::size_t k = 0; k < selected.size(); ++k) {
+        if (scores[k]) {
+            ++report.from_checkpoint;
+        } else {
+            todo.push_back(k);
+        }
+    }
+    std::optional<CheckpointWriter> writer;
+    if (!config.checkpoint_path.empty() && !todo.empty()) {
+        auto opened = CheckpointWriter::open(config.checkpoint_path, config.tag, *usable_bytes);
+        if (!opened) return opened.error();
+        writer.emplace(std::move(*opened));
+    }
+    std::size_t done = report.from_checkpoint;
+    const bool written =
+        search_missing(samples, selected, todo, scores, config, writer ? &*writer : nullptr, [&](std::size_t n) {
+            done += n;
+            if (progress) progress(done, selected.size());
+        });
+    if (!written) return make_error("search checkpoint " + config.checkpoint_path + ": write error");
+    report.searched = todo.size();
+    report.mean_abs_change = blend_targets(samples, selected, scores, config, report);
     return report;
 }
 
