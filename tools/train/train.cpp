@@ -106,6 +106,51 @@ std::optional<std::pair<int, int>> range_option(const cli::ParsedArgs& args, con
     return std::pair{lo, hi};
 }
 
+// --search-weight W, or W:W2 for W at the range's low end and W2 at its high end (linear between), into
+// `config`; false after printing the error.
+bool search_weight_option(const cli::ParsedArgs& args, eval::SearchTargetConfig& config) {
+    const std::string weights_text = args.get("search-weight", "1");
+    const auto unit = [](const std::string& text) -> std::optional<double> {
+        try {
+            std::size_t used = 0;
+            const double v = std::stod(text, &used);
+            if (used == text.size() && v >= 0 && v <= 1) return v;
+        } catch (...) {
+        }
+        return std::nullopt;
+    };
+    const auto colon = weights_text.find(':');
+    const auto low = unit(weights_text.substr(0, colon));
+    const auto high = colon == std::string::npos ? std::optional<double>(-1) : unit(weights_text.substr(colon + 1));
+    if (low) config.weight = *low;
+    if (high) config.weight_high = *high;
+    if (!low || !high) {
+        std::fprintf(stderr, "reversi-train: --search-weight: expected a number in [0, 1], or two (W:W2), got '%s'\n",
+                     weights_text.c_str());
+        return false;
+    }
+    return true;
+}
+
+// The --search-weights file, loaded (none without the option). An unusable file is an error (status 1),
+// unless a --search-checkpoint may hold every score: then a.unusable says why and only the checkpoint is used.
+int load_search_weights(const cli::ParsedArgs& args, SearchTargetArgs& a,
+                        std::shared_ptr<const eval::PatternEvaluator>& weights) {
+    if (a.weights.empty()) return 0;
+    auto loaded = eval::PatternEvaluator::from_file(a.weights);
+    if (loaded) {
+        weights = std::make_shared<const eval::PatternEvaluator>(std::move(*loaded));
+        return 0;
+    }
+    if (!args.has("search-checkpoint")) {
+        std::fprintf(stderr, "reversi-train: --search-weights: %s\n", loaded.error().message.c_str());
+        return 1;
+    }
+    a.unusable = loaded.error().message;
+    spdlog::warn("--search-weights: {}; only the scores in the checkpoint are used", a.unusable);
+    return 0;
+}
+
 // --search-depth D [--search-empties LO-HI] [--search-weight W[:W2]] [--search-selectivity P]
 // [--search-weights FILE] [--search-checkpoint FILE], checked before anything is built: `plan` stays
 // empty without --search-depth; a non-zero return is the exit code of a bad option.
@@ -125,41 +170,9 @@ int plan_searched_targets(const cli::ParsedArgs& args, int threads, std::optiona
     const auto range = range_option(args, "search-empties", "30-60", 60);
     if (!range) return 2;
     std::tie(config.min_empties, config.max_empties) = *range;
-    // W, or W:W2 for W at the range's low end and W2 at its high end (linear between).
-    const std::string weights_text = args.get("search-weight", "1");
-    const auto unit = [](const std::string& text) -> std::optional<double> {
-        try {
-            std::size_t used = 0;
-            const double v = std::stod(text, &used);
-            if (used == text.size() && v >= 0 && v <= 1) return v;
-        } catch (...) {
-        }
-        return std::nullopt;
-    };
-    const auto colon = weights_text.find(':');
-    const auto low = unit(weights_text.substr(0, colon));
-    const auto high = colon == std::string::npos ? std::optional<double>(-1) : unit(weights_text.substr(colon + 1));
-    if (low) config.weight = *low;
-    if (high) config.weight_high = *high;
-    if (!low || !high) {
-        std::fprintf(stderr, "reversi-train: --search-weight: expected a number in [0, 1], or two (W:W2), got '%s'\n",
-                     weights_text.c_str());
-        return 2;
-    }
+    if (!search_weight_option(args, config)) return 2;
     std::shared_ptr<const eval::PatternEvaluator> weights;
-    if (!a.weights.empty()) {
-        auto loaded = eval::PatternEvaluator::from_file(a.weights);
-        if (!loaded) {
-            if (!args.has("search-checkpoint")) {
-                std::fprintf(stderr, "reversi-train: --search-weights: %s\n", loaded.error().message.c_str());
-                return 1;
-            }
-            a.unusable = loaded.error().message;
-            spdlog::warn("--search-weights: {}; only the scores in the checkpoint are used", a.unusable);
-        } else {
-            weights = std::make_shared<const eval::PatternEvaluator>(std::move(*loaded));
-        }
-    }
+    if (const int rc = load_search_weights(args, a, weights); rc != 0) return rc;
     const auto tag = search_tag(a);
     if (!tag) {
         std::fprintf(stderr, "reversi-train: %s\n", tag.error().message.c_str());
