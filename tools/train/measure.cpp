@@ -68,39 +68,36 @@ struct LossGroups {
     }
 };
 
-// --movetime MS or --depth N: the engine's search (Searcher) on each position, chosen-move quality.
-int run_play_measure(const cli::ParsedArgs& args) {
-    const auto fail = [](const std::string& message) {
-        std::fprintf(stderr, "reversi-train: %s\n", message.c_str());
-        return 2;
-    };
+// The search measure's settings from --movetime or --depth, --selectivity, --eval, --weights, --ordering.
+Expected<PlaySettings> read_play_settings(const cli::ParsedArgs& args) {
     PlaySettings settings;
-    if (args.has("movetime") == args.has("depth")) return fail("measure: give either --movetime MS or --depth N");
+    if (args.has("movetime") == args.has("depth")) return make_error("measure: give either --movetime MS or --depth N");
     if (args.has("movetime")) {
         const auto ms = args.get_int("movetime", 1000, 1, 3600000);
-        if (!ms) return fail(ms.error().message);
+        if (!ms) return ms.error();
         settings.movetime_ms = static_cast<int>(*ms);
     } else {
         const auto depth = args.get_int("depth", 8, 1, 60);
-        if (!depth) return fail(depth.error().message);
+        if (!depth) return depth.error();
         settings.depth = static_cast<int>(*depth);
     }
     const auto selectivity = args.get_int("selectivity", 100, 1, 100);
-    if (!selectivity) return fail(selectivity.error().message);
+    if (!selectivity) return selectivity.error();
     settings.selectivity = static_cast<int>(*selectivity);
     const auto kind = parse_eval_kind(args.get("eval", "pattern"));
-    if (!kind) return fail("--eval: " + kind.error().message);
+    if (!kind) return make_error("--eval: " + kind.error().message);
     settings.evaluation = *kind;
     settings.weights = args.get("weights", "");
     const std::string ordering = args.get("ordering", "normal");
     if (ordering == "evaluated") {
         settings.ordering = MoveOrdering::Evaluated;
     } else if (ordering != "normal") {
-        return fail("--ordering: expected normal or evaluated, got '" + ordering + "'");
+        return make_error("--ordering: expected normal or evaluated, got '" + ordering + "'");
     }
-    const auto limit = args.get_int("limit", 0, 0, 100000000);
-    if (!limit) return fail(limit.error().message);
+    return settings;
+}
 
+void print_play_header(const PlaySettings& settings) {
     std::printf(
         "engine search (Searcher: iterative deepening, 1 thread, Hash %zu MiB cleared per position), eval %s, "
         "selectivity %d%%, ordering %s, %s\n",
@@ -113,6 +110,29 @@ int run_play_measure(const cli::ParsedArgs& args) {
         "(with --movetime, a cpu%% well below 100 means other work took the core and the depths are lower)\n");
     std::printf("%-20s %9s %9s %8s %7s %10s %7s %10s %6s %11s\n", "file", "positions", "mean-loss", "max-loss", "best%",
                 "mean-depth", "exact%", "time-s", "cpu%", "Mnodes/s");
+}
+
+void print_play_row(const std::string& name, const PlayQuality& q) {
+    const double n = q.positions ? static_cast<double>(q.positions) : 1.0;
+    const double seconds = q.time.count();
+    std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %5.0f%% %11.2f\n", name.c_str(), q.positions,
+                q.loss / n, q.max_loss, 100.0 * static_cast<double>(q.best_chosen) / n, q.depth / n,
+                100.0 * static_cast<double>(q.exact) / n, seconds, seconds > 0 ? 100.0 * q.cpu_seconds / seconds : 0.0,
+                seconds > 0 ? static_cast<double>(q.nodes) / seconds / 1e6 : 0.0);
+    std::fflush(stdout);
+}
+
+// --movetime MS or --depth N: the engine's search (Searcher) on each position, chosen-move quality.
+int run_play_measure(const cli::ParsedArgs& args) {
+    const auto fail = [](const std::string& message) {
+        std::fprintf(stderr, "reversi-train: %s\n", message.c_str());
+        return 2;
+    };
+    const auto settings = read_play_settings(args);
+    if (!settings) return fail(settings.error().message);
+    const auto limit = args.get_int("limit", 0, 0, 100000000);
+    if (!limit) return fail(limit.error().message);
+    print_play_header(*settings);
     for (const auto& path : args.positional) {
         auto entries = read_obf_file(path);
         if (!entries) {
@@ -122,19 +142,12 @@ int run_play_measure(const cli::ParsedArgs& args) {
         if (*limit > 0 && entries->size() > static_cast<std::size_t>(*limit))
             entries->resize(static_cast<std::size_t>(*limit));
         const std::string name = std::filesystem::path(path).filename().string();
-        const auto q = measure_play(*entries, settings, name);
+        const auto q = measure_play(*entries, *settings, name);
         if (!q) {
             std::fprintf(stderr, "reversi-train: %s\n", q.error().message.c_str());
             return 1;
         }
-        const double n = q->positions ? static_cast<double>(q->positions) : 1.0;
-        const double seconds = q->time.count();
-        std::printf("%-20s %9lld %9.2f %8.0f %6.1f%% %10.2f %6.1f%% %10.1f %5.0f%% %11.2f\n", name.c_str(),
-                    q->positions, q->loss / n, q->max_loss, 100.0 * static_cast<double>(q->best_chosen) / n,
-                    q->depth / n, 100.0 * static_cast<double>(q->exact) / n, seconds,
-                    seconds > 0 ? 100.0 * q->cpu_seconds / seconds : 0.0,
-                    seconds > 0 ? static_cast<double>(q->nodes) / seconds / 1e6 : 0.0);
-        std::fflush(stdout);
+        print_play_row(name, *q);
     }
     return 0;
 }
