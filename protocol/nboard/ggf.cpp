@@ -47,6 +47,74 @@ Expected<bool> play_ggf_move(GgfGame& game, bool black, std::string_view value, 
     return true;
 }
 
+struct Tag {
+    std::string name;   // lower case
+    std::string value;  // escapes removed
+};
+
+// The tag NAME[value] at the reader (after its spaces).
+Expected<Tag> read_tag(Reader& r) {
+    const std::string_view text = r.s;
+    const std::size_t name_start = r.i;
+    while (r.i < text.size() && std::isalpha(static_cast<unsigned char>(text[r.i]))) ++r.i;
+    Tag tag;
+    tag.name = text::lowercase(text.substr(name_start, r.i - name_start));
+    if (tag.name.empty()) {
+        return make_error("GGF: unexpected " + text::quote(text.substr(r.i, 10)) + " at offset " + std::to_string(r.i) +
+                          " (expected a tag NAME[value] or ';)')");
+    }
+    if (r.i >= text.size() || text[r.i] != '[') {
+        return make_error("GGF: tag " + text::quote(tag.name) + " at offset " + std::to_string(name_start) +
+                          " has no [value]");
+    }
+    ++r.i;
+    while (r.i < text.size()) {
+        const char c = text[r.i++];
+        if (c == '\\' && r.i < text.size()) {
+            tag.value += text[r.i++];
+        } else if (c == ']') {
+            return tag;
+        } else {
+            tag.value += c;
+        }
+    }
+    return make_error("GGF: the value of tag " + text::quote(tag.name) + " is not closed with ']'");
+}
+
+// BO[8 <board> <side>]: the game's start.
+Expected<bool> set_board(GgfGame& game, const std::string& value) {
+    const auto words = text::split_tokens(value);
+    if (words.empty() || words[0] != "8") {
+        return make_error("GGF: BO[" + text::quote(value) + "]: only 8x8 boards are supported");
+    }
+    auto pos = parse_board(text::rest_after_tokens(value, 1));
+    if (!pos) return make_error("GGF: BO: " + pos.error().message);
+    game.start = *pos;
+    game.current = *pos;
+    return true;
+}
+
+// One tag into the game: the board, a move, the game type, or kept by its upper-case name.
+Expected<bool> apply_tag(GgfGame& game, const Tag& tag, bool& have_board, int& move_number) {
+    if (tag.name == "bo") {
+        if (have_board) return make_error("GGF: a second BO tag");
+        auto set = set_board(game, tag.value);
+        have_board = set.has_value();
+        return set;
+    }
+    if (tag.name == "b" || tag.name == "w") {
+        if (!have_board) return make_error("GGF: a move comes before the board (BO)");
+        return play_ggf_move(game, tag.name == "b", tag.value, ++move_number);
+    }
+    if (tag.name == "gm" && !text::iequals(tag.value, "othello")) {
+        return make_error("GGF: GM[" + text::quote(tag.value) + "] is not an Othello game");
+    }
+    std::string key;
+    for (char c : tag.name) key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    game.tags[key] = tag.value;
+    return true;
+}
+
 }  // namespace
 
 Expected<GgfGame> parse_ggf(std::string_view text) {
@@ -59,58 +127,9 @@ Expected<GgfGame> parse_ggf(std::string_view text) {
         r.skip_space();
         if (r.i >= text.size()) return make_error("GGF: unterminated game (missing ';)')");
         if (r.consume(";)")) break;
-        const std::size_t name_start = r.i;
-        while (r.i < text.size() && std::isalpha(static_cast<unsigned char>(text[r.i]))) ++r.i;
-        const std::string name = text::lowercase(text.substr(name_start, r.i - name_start));
-        if (name.empty()) {
-            return make_error("GGF: unexpected " + text::quote(text.substr(r.i, 10)) + " at offset " +
-                              std::to_string(r.i) + " (expected a tag NAME[value] or ';)')");
-        }
-        if (r.i >= text.size() || text[r.i] != '[') {
-            return make_error("GGF: tag " + text::quote(name) + " at offset " + std::to_string(name_start) +
-                              " has no [value]");
-        }
-        ++r.i;
-        std::string value;
-        bool closed = false;
-        while (r.i < text.size()) {
-            const char c = text[r.i++];
-            if (c == '\\' && r.i < text.size()) {
-                value += text[r.i++];
-            } else if (c == ']') {
-                closed = true;
-                break;
-            } else {
-                value += c;
-            }
-        }
-        if (!closed) return make_error("GGF: the value of tag " + text::quote(name) + " is not closed with ']'");
-        if (name == "bo") {
-            if (have_board) return make_error("GGF: a second BO tag");
-            const auto words = text::split_tokens(value);
-            if (words.empty() || words[0] != "8") {
-                return make_error("GGF: BO[" + text::quote(value) + "]: only 8x8 boards are supported");
-            }
-            auto pos = parse_board(text::rest_after_tokens(value, 1));
-            if (!pos) return make_error("GGF: BO: " + pos.error().message);
-            game.start = *pos;
-            game.current = *pos;
-            have_board = true;
-        } else if (name == "b" || name == "w") {
-            if (!have_board) return make_error("GGF: a move comes before the board (BO)");
-            ++move_number;
-            auto ok = play_ggf_move(game, name == "b", value, move_number);
-            if (!ok) return ok.error();
-        } else if (name == "gm") {
-            if (!text::iequals(value, "othello")) {
-                return make_error("GGF: GM[" + text::quote(value) + "] is not an Othello game");
-            }
-            game.tags["GM"] = value;
-        } else {
-            std::string key;
-            for (char c : name) key += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-            game.tags[key] = value;
-        }
+        auto tag = read_tag(r);
+        if (!tag) return tag.error();
+        if (auto applied = apply_tag(game, *tag, have_board, move_number); !applied) return applied.error();
     }
     if (!have_board) return make_error("GGF: no board (BO tag)");
     return game;
