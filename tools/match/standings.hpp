@@ -39,22 +39,32 @@ struct Standing {
     double elo = 0;      // relative to the field (see the method above)
 };
 
-[[nodiscard]] inline std::vector<double> bradley_terry_elo(int engines, const std::vector<PairResult>& results) {
+namespace standings_detail {
+
+// Points and games of each engine against the engines still `finite`.
+inline void points_among(const std::vector<bool>& finite, const std::vector<PairResult>& results,
+                         std::vector<double>& pts, std::vector<double>& games) {
+    pts.assign(finite.size(), 0.0);
+    games.assign(finite.size(), 0.0);
+    for (const auto& r : results) {
+        const auto a = static_cast<std::size_t>(r.first), b = static_cast<std::size_t>(r.second);
+        if (!finite[a] || !finite[b]) continue;
+        pts[a] += r.first_points;
+        pts[b] += r.games - r.first_points;
+        games[a] += r.games;
+        games[b] += r.games;
+    }
+}
+
+// Drops, one round at a time, the engines that score 0% or 100% against the remaining finite ones (their
+// Elo -inf or +inf).
+inline void drop_perfect_scores(const std::vector<PairResult>& results, std::vector<bool>& finite,
+                                std::vector<double>& elo) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    std::vector<double> elo(static_cast<std::size_t>(engines), 0.0);
-    std::vector<bool> finite(static_cast<std::size_t>(engines), true);
-    // Drop, one round at a time, the engines that score 0% or 100% against the remaining finite ones.
+    std::vector<double> pts, games;
     for (bool changed = true; changed;) {
         changed = false;
-        std::vector<double> pts(finite.size(), 0.0), games(finite.size(), 0.0);
-        for (const auto& r : results) {
-            const auto a = static_cast<std::size_t>(r.first), b = static_cast<std::size_t>(r.second);
-            if (!finite[a] || !finite[b]) continue;
-            pts[a] += r.first_points;
-            pts[b] += r.games - r.first_points;
-            games[a] += r.games;
-            games[b] += r.games;
-        }
+        points_among(finite, results, pts, games);
         for (std::size_t i = 0; i < finite.size(); ++i) {
             if (!finite[i] || games[i] == 0) continue;
             if (pts[i] <= 0 || pts[i] >= games[i]) {
@@ -64,13 +74,12 @@ struct Standing {
             }
         }
     }
-    std::vector<double> gamma(finite.size(), 1.0), pts(finite.size(), 0.0);
-    for (const auto& r : results) {
-        const auto a = static_cast<std::size_t>(r.first), b = static_cast<std::size_t>(r.second);
-        if (!finite[a] || !finite[b]) continue;
-        pts[a] += r.first_points;
-        pts[b] += r.games - r.first_points;
-    }
+}
+
+// The Bradley-Terry strengths of the finite engines (minorisation-maximisation until they settle).
+inline std::vector<double> fit_strengths(const std::vector<PairResult>& results, const std::vector<bool>& finite) {
+    std::vector<double> gamma(finite.size(), 1.0), pts, games;
+    points_among(finite, results, pts, games);
     for (int iteration = 0; iteration < 10000; ++iteration) {
         double change = 0;
         for (std::size_t i = 0; i < finite.size(); ++i) {
@@ -88,6 +97,17 @@ struct Standing {
         }
         if (change < 1e-13) break;
     }
+    return gamma;
+}
+
+}  // namespace standings_detail
+
+[[nodiscard]] inline std::vector<double> bradley_terry_elo(int engines, const std::vector<PairResult>& results) {
+    std::vector<double> elo(static_cast<std::size_t>(engines), 0.0);
+    std::vector<bool> finite(static_cast<std::size_t>(engines), true);
+    standings_detail::drop_perfect_scores(results, finite, elo);
+    const std::vector<double> gamma = standings_detail::fit_strengths(results, finite);
+    // Elo from the strengths, centred on the finite engines' mean.
     double sum = 0;
     int count = 0;
     for (std::size_t i = 0; i < finite.size(); ++i) {
