@@ -227,69 +227,98 @@ std::string format_csv(const Measurements& m) {
     return out.str();
 }
 
-std::string format_svg(const Measurements& m) {
-    constexpr double kWidth = 820, kHeight = 520, kLeft = 80, kRight = 170, kTop = 40, kBottom = 60;
-    const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-                             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-    double lo = 1e300, hi = 1;
-    for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
-        for (std::size_t d = 0; d < m.depths.size(); ++d) {
-            const Cell c = total_cell(m, a, d);
-            if (c.done && c.nodes > 0) {
-                lo = std::min(lo, static_cast<double>(c.nodes));
-                hi = std::max(hi, static_cast<double>(c.nodes));
+namespace {
+
+// The nodes-against-depth chart's geometry: the depths on x, the total nodes on a log scale on y.
+class NodeChart {
+public:
+    static constexpr double kWidth = 820, kHeight = 520, kLeft = 80, kRight = 170, kTop = 40, kBottom = 60;
+    static constexpr double kPlotW = kWidth - kLeft - kRight, kPlotH = kHeight - kTop - kBottom;
+
+    explicit NodeChart(const Measurements& m) : m_(m) {
+        double lo = 1e300, hi = 1;
+        for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
+            for (std::size_t d = 0; d < m.depths.size(); ++d) {
+                const Cell c = total_cell(m, a, d);
+                if (c.done && c.nodes > 0) {
+                    lo = std::min(lo, static_cast<double>(c.nodes));
+                    hi = std::max(hi, static_cast<double>(c.nodes));
+                }
             }
         }
+        if (lo > hi) lo = 1;
+        log_lo_ = std::floor(std::log10(lo));
+        log_hi_ = std::max(log_lo_ + 1, std::ceil(std::log10(hi)));
     }
-    if (lo > hi) lo = 1;
-    const double log_lo = std::floor(std::log10(lo)), log_hi = std::max(log_lo + 1, std::ceil(std::log10(hi)));
-    const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-    auto x_of = [&](std::size_t d) {
-        return kLeft + (m.depths.size() > 1 ? plot_w * static_cast<double>(d) / static_cast<double>(m.depths.size() - 1)
-                                            : plot_w / 2);
-    };
-    auto y_of = [&](double nodes) { return kTop + plot_h * (1 - (std::log10(nodes) - log_lo) / (log_hi - log_lo)); };
 
-    std::ostringstream out;
-    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight
-        << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-    out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    out << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"15\">Nodes searched against depth (log scale), total over "
-        << m.positions.size() << " position(s)</text>\n";
-    for (double e = log_lo; e <= log_hi; e += 1) {
-        const double y = y_of(std::pow(10.0, e));
-        out << "<line x1=\"" << kLeft << "\" y1=\"" << y << "\" x2=\"" << kLeft + plot_w << "\" y2=\"" << y
-            << "\" stroke=\"#ddd\"/>\n";
-        out << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">1e" << static_cast<int>(e)
-            << "</text>\n";
+    [[nodiscard]] double x_of(std::size_t d) const {
+        const std::size_t n = m_.depths.size();
+        return kLeft + (n > 1 ? kPlotW * static_cast<double>(d) / static_cast<double>(n - 1) : kPlotW / 2);
     }
-    for (std::size_t d = 0; d < m.depths.size(); ++d) {
-        out << "<text x=\"" << x_of(d) << "\" y=\"" << kTop + plot_h + 20 << "\" text-anchor=\"middle\">" << m.depths[d]
-            << "</text>\n";
+    [[nodiscard]] double y_of(double nodes) const {
+        return kTop + kPlotH * (1 - (std::log10(nodes) - log_lo_) / (log_hi_ - log_lo_));
     }
-    out << "<text x=\"" << kLeft + plot_w / 2 << "\" y=\"" << kHeight - 15
-        << "\" text-anchor=\"middle\">depth</text>\n";
-    out << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << plot_w << "\" height=\"" << plot_h
-        << "\" fill=\"none\" stroke=\"black\"/>\n";
-    for (std::size_t a = 0; a < m.algorithms.size(); ++a) {
-        const char* colour = colours[a % 10];
+
+    // The powers of ten, the depths and the frame.
+    void axes(std::ostream& out) const {
+        for (double e = log_lo_; e <= log_hi_; e += 1) {
+            const double y = y_of(std::pow(10.0, e));
+            out << "<line x1=\"" << kLeft << "\" y1=\"" << y << "\" x2=\"" << kLeft + kPlotW << "\" y2=\"" << y
+                << "\" stroke=\"#ddd\"/>\n";
+            out << "<text x=\"" << kLeft - 8 << "\" y=\"" << y + 4 << "\" text-anchor=\"end\">1e" << static_cast<int>(e)
+                << "</text>\n";
+        }
+        for (std::size_t d = 0; d < m_.depths.size(); ++d) {
+            out << "<text x=\"" << x_of(d) << "\" y=\"" << kTop + kPlotH + 20 << "\" text-anchor=\"middle\">"
+                << m_.depths[d] << "</text>\n";
+        }
+        out << "<text x=\"" << kLeft + kPlotW / 2 << "\" y=\"" << kHeight - 15
+            << "\" text-anchor=\"middle\">depth</text>\n";
+        out << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << kPlotW << "\" height=\"" << kPlotH
+            << "\" fill=\"none\" stroke=\"black\"/>\n";
+    }
+
+    // Algorithm a's points, its line and its legend entry.
+    void series(std::ostream& out, std::size_t a) const {
+        static constexpr const char* kColours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+        const char* colour = kColours[a % 10];
         std::ostringstream points;
-        for (std::size_t d = 0; d < m.depths.size(); ++d) {
-            const Cell c = total_cell(m, a, d);
+        for (std::size_t d = 0; d < m_.depths.size(); ++d) {
+            const Cell c = total_cell(m_, a, d);
             if (!c.done || c.nodes == 0) continue;
             points << x_of(d) << ',' << y_of(static_cast<double>(c.nodes)) << ' ';
             out << "<circle cx=\"" << x_of(d) << "\" cy=\"" << y_of(static_cast<double>(c.nodes))
-                << "\" r=\"3\" fill=\"" << colour << "\"><title>" << algorithm_name(m.algorithms[a]) << " depth "
-                << m.depths[d] << ": " << c.nodes << " nodes</title></circle>\n";
+                << "\" r=\"3\" fill=\"" << colour << "\"><title>" << algorithm_name(m_.algorithms[a]) << " depth "
+                << m_.depths[d] << ": " << c.nodes << " nodes</title></circle>\n";
         }
         out << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"" << points.str()
             << "\"/>\n";
         const double ly = kTop + 10 + 20 * static_cast<double>(a);
-        out << "<line x1=\"" << kLeft + plot_w + 15 << "\" y1=\"" << ly << "\" x2=\"" << kLeft + plot_w + 40
+        out << "<line x1=\"" << kLeft + kPlotW + 15 << "\" y1=\"" << ly << "\" x2=\"" << kLeft + kPlotW + 40
             << "\" y2=\"" << ly << "\" stroke=\"" << colour << "\" stroke-width=\"3\"/>\n";
-        out << "<text x=\"" << kLeft + plot_w + 46 << "\" y=\"" << ly + 4 << "\">" << algorithm_name(m.algorithms[a])
+        out << "<text x=\"" << kLeft + kPlotW + 46 << "\" y=\"" << ly + 4 << "\">" << algorithm_name(m_.algorithms[a])
             << "</text>\n";
     }
+
+private:
+    const Measurements& m_;
+    double log_lo_ = 0, log_hi_ = 1;
+};
+
+}  // namespace
+
+std::string format_svg(const Measurements& m) {
+    const NodeChart chart(m);
+    std::ostringstream out;
+    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << NodeChart::kWidth << "\" height=\""
+        << NodeChart::kHeight << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+    out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    out << "<text x=\"" << NodeChart::kLeft
+        << "\" y=\"24\" font-size=\"15\">Nodes searched against depth (log scale), total over " << m.positions.size()
+        << " position(s)</text>\n";
+    chart.axes(out);
+    for (std::size_t a = 0; a < m.algorithms.size(); ++a) chart.series(out, a);
     out << "</svg>\n";
     return out.str();
 }
