@@ -53,7 +53,7 @@ bool Book::storable(const Position& pos) noexcept {
 }
 
 bool Book::set_moves(const Position& pos, const std::vector<BookMove>& moves) {
-    if (!storable(pos)) return false;
+    if (!storable(pos) || moves.size() != static_cast<std::size_t>(popcount(pos.moves()))) return false;
     const CanonicalPosition c = canonical(pos);
     BookNode node;
     node.moves.reserve(moves.size());

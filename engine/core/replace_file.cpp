@@ -1,30 +1,59 @@
 #include "engine/core/replace_file.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <functional>
+#include <random>
 #include <thread>
+
+#include "engine/core/unique_fd.hpp"
 
 namespace reversi {
 
+namespace {
+
+// A new temporary file beside `path`, created exclusively (O_EXCL): PATH.tmp.PID-THREAD, or with a random
+// suffix when that name is taken (a writer of another machine or container on a shared folder, or a file
+// left by a writer that crashed). Two writers of one file each rename their own whole file; the last wins.
+UniqueFd create_temporary(const std::string& path, std::string& tmp) {
+    const std::string base = path + ".tmp." + std::to_string(::getpid()) + "-" +
+                             std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    tmp = base;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+        if (fd.get() >= 0 || errno != EEXIST) return fd;
+        tmp = base + "-" + std::to_string(std::random_device{}());
+    }
+    return UniqueFd(-1);
+}
+
+bool write_all(int fd, std::span<const std::uint8_t> bytes) {
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+}  // namespace
+
 Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_t> bytes, std::string_view what) {
     const std::string prefix = std::string(what) + " ";
-    // A name of this process and thread: two writers of one file (two engines learning into one book) each
-    // rename their own whole file, the last one wins; a shared PATH.tmp made one rename fail.
-    const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "-" +
-                            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000);
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return make_error(prefix + tmp + ": cannot create the file");
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        if (!out.flush()) {
-            out.close();
-            std::error_code ignored;
-            std::filesystem::remove(tmp, ignored);  // nothing half-written is left beside the file
-            return make_error(prefix + tmp + ": write error");
-        }
+    std::string tmp;
+    UniqueFd fd = create_temporary(path, tmp);
+    if (fd.get() < 0) return make_error(prefix + tmp + ": cannot create the file");
+    const bool written = write_all(fd.get(), bytes);
+    const bool closed = ::close(fd.release()) == 0;  // a delayed write error shows here
+    if (!written || !closed) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);  // nothing half-written is left beside the file
+        return make_error(prefix + tmp + ": write error");
     }
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);

@@ -1,7 +1,8 @@
 #pragma once
-// Writing a whole file so that a reader never sees half of it: the bytes go to PATH.tmp.PID-THREAD, which is
-// then renamed over PATH (atomic on one file system; concurrent writers each rename their own file, the
-// last one wins). Used by every binary format the project writes (weights,
+// Writing a whole file so that a reader never sees half of it: the bytes go to a new file PATH.tmp.PID-THREAD
+// (created exclusively; a random suffix is added when the name is taken), which is then renamed over PATH
+// (atomic on one file system; concurrent writers each rename their own file, the last one wins). A writer
+// killed between the two leaves its temporary file behind. Used by every binary format the project writes (weights,
 // books, WTHOR games, sample caches, Edax books).
 #include <cstdint>
 #include <span>

@@ -323,7 +323,7 @@ TEST_CASE("reversi-book learn reads a WTHOR file (*.wtb) and refuses a damaged o
 }
 
 TEST_CASE("book learning skips positions a book file cannot hold, and the saved book reads back") {
-    // Set up by hand (NBoard's set game takes any board): 3 discs; and 34 legal moves for X.
+    // Set up by hand (NBoard's set game takes any board): 2 discs; and 34 legal moves for X.
     const std::optional<Position> few = Position{square_bit(27), square_bit(28)};  // X d4, O e4, X to move
     const auto many = parse_board("--X------OXO-XO--XXX-XXX---------OOX-OOXXXX--XX--OX-OXO-----XX-- X");
     REQUIRE(few);

@@ -384,14 +384,14 @@ TEST_CASE("distributed match: more games on resume, and a results entry with a l
 
     // The finished match resumed with ten games: the coordinator adds the new pairs and clears the stop
     // flag, and a new worker plays them (before, it found the match over and the coordinator waited).
-    const pid_t second = start_in(match("10", {"--resume", "--log-level", "info"}), "c2");
-    // A worker started before the coordinator has cleared the old stop flag finds the match over and exits
-    // (docs/scale.md): this one starts after.
-    for (int i = 0; i < 500 && !redis_cli(redis.port, "EXISTS " + name + ":stop").empty() &&
-                    redis_cli(redis.port, "EXISTS " + name + ":stop").front() == "1";
-         ++i)
-        std::this_thread::sleep_for(20ms);
+    // A worker started before the coordinator, so that it finds the old stop flag.
     const pid_t w2 = worker("w2");
+    for (int i = 0; i < 500 && read_text(dir + "/w2/stderr.txt").find("is over; waiting") == std::string::npos; ++i)
+        std::this_thread::sleep_for(20ms);
+    CHECK(read_text(dir + "/w2/stderr.txt").find("is over; waiting") != std::string::npos);
+    const pid_t second = start_in(match("10", {"--resume", "--log-level", "info"}), "c2");
+    // It waits for the coordinator to clear the flag (a work-queue Job's worker that exited at once would
+    // end the Job).
     CHECK(wait_exit(second, 120s));
     CHECK(wait_exit(w2, 30s));
     CHECK(sorted_results(dir + "/dist.log").size() == 10);

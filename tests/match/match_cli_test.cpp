@@ -222,6 +222,14 @@ TEST_CASE("sprt: the match stops as soon as the test decides") {
     CHECK(json_field(r.out, "complete") == "true");
     CHECK(json_int(r.out, "games") == 2 * match::kSprtMinPairs);  // the minimum of pairs, all lost: zero variance
     CHECK(json_field(r.out, "sprt").find("\"decision\": \"H0\"") != std::string::npos);
+    CHECK(r.err.find("can never reach it") == std::string::npos);
+    // Fewer games than the minimum of pairs: the test cannot decide, and the runner says so.
+    const auto few = run_match(
+        {"--engine", "name=bad", fake_uci("--mode illegal --after 0"), "depth=1", "--engine", "name=good", fake_uci(),
+         "depth=1", "--games", "4", "--concurrency", "1", "--sprt", "0,50,0.05,0.05", "--out", dir + "/few", "--json"},
+        dir);
+    CHECK(few.exit_code == 0);
+    CHECK_MESSAGE(few.err.find("4 games can never reach it") != std::string::npos, few.err);
 }
 
 TEST_CASE("cli: help, version and clear errors") {

@@ -13,7 +13,6 @@ namespace reversi::book_tool {
 
 namespace {
 
-// Every `(; ... ;)` of a line.
 // Where the game opened at `open` ends: its ";)" outside the tag values ("[...]", in which "\]" is an
 // escaped bracket), or npos. A value may hold ";)" (a player named "smiley ;)").
 std::size_t ggf_game_end(const std::string& line, std::size_t open) {
@@ -35,6 +34,7 @@ std::size_t ggf_game_end(const std::string& line, std::size_t open) {
     return std::string::npos;
 }
 
+// Every `(; ... ;)` of a line.
 void read_ggf_line(const std::string& line, const std::string& where, GamesFile& out) {
     std::size_t from = 0;
     for (int k = 1;; ++k) {
@@ -43,7 +43,7 @@ void read_ggf_line(const std::string& line, const std::string& where, GamesFile&
         const std::size_t close = ggf_game_end(line, open);
         const std::string name = where + " game " + std::to_string(k);
         if (close == std::string::npos) {
-            out.skipped.push_back(name + ": GGF: unterminated game (missing ';)')");
+            out.skipped.push_back(name + ": GGF: unterminated game (no ';)' after its last closed tag value)");
             return;
         }
         auto game = nboard::parse_ggf(std::string_view(line).substr(open, close + 2 - open));

@@ -81,8 +81,10 @@ private:
         return 1;
     }
 
-    // A queue that already holds this match is resumed (--resume); any other content of NAME is replaced
-    // by this match's pairs (those with a game not yet recorded).
+    // A queue without this match is (re)built with its pairs (those with a game not yet recorded); one that
+    // holds it is resumed (--resume): the command line rewritten, the pairs not on the stream added and the
+    // stop flag cleared (resume_job). A results entry refused by record() never comes from a real worker
+    // (they write one line each, of the scheduled game), so its pair needs no replay.
     Expected<bool> prepare(const std::string& args) {
         std::vector<std::vector<std::string>> pairs;
         for (int g : tally_.schedule()) {

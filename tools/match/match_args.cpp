@@ -56,7 +56,8 @@ const cli::ProgramSpec kSpec{
      {"out", true, "PREFIX of the files written: PREFIX.ggf, PREFIX.log, PREFIX.json (default match)"},
      {"resume", false, "continue the match recorded in PREFIX.log"},
      {"overwrite", false, "start over even when PREFIX.log exists"},
-     {"sprt", true, "ELO0,ELO1,ALPHA,BETA: stop when the SPRT decides (two engines only)"},
+     {"sprt", true,
+      "ELO0,ELO1,ALPHA,BETA: stop when the SPRT decides (two engines only; no decision before 16 colour pairs)"},
      {"timeout", true, "MS: a depth/nodes search without reply by then hangs (default 60000)"},
      {"handshake-timeout", true, "MS: for uciok, readyok, pong (default 10000)"},
      {"json", false, "print the JSON summary on stdout instead of the text"},
@@ -279,6 +280,12 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
         auto sprt = parse_sprt(args.get("sprt", ""), config.engines.size());
         if (!sprt) return fail(sprt.error().message);
         config.sprt = *sprt;
+        if (config.games < 2 * kSprtMinPairs) {
+            std::fprintf(stderr,
+                         "reversi-match: warning: --sprt decides from the %dth colour pair on; %d games can "
+                         "never reach it\n",
+                         kSprtMinPairs, config.games);
+        }
     }
 
     config.out_prefix = args.get("out", "match");

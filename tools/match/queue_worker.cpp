@@ -64,12 +64,32 @@ std::vector<int> parse_games(const std::string& text) {
 }
 
 // Whether the match on the queue now (its command line may have changed since this worker loaded it: a
-// coordinator resumed with more games) has game g.
-bool queued_match_has(RedisClient& redis, const QueueKeys& keys, int g) {
+// coordinator resumed with more games) is this worker's match, `fingerprint`, and has game g.
+bool queued_match_has(RedisClient& redis, const QueueKeys& keys, const std::string& fingerprint, int g) {
     auto args = redis.command({"GET", keys.args});
     if (!args) return false;
     auto command = parse_match_command(split_args(string_value(*args).value_or("")));
-    return command.exit_code == std::nullopt && MatchTally(command.config).in_match(g);
+    return command.exit_code == std::nullopt && command.config.fingerprint == fingerprint &&
+           MatchTally(command.config).in_match(g);
+}
+
+// A stop flag found at the start may be a finished match's that a coordinator is resuming (it rewrites the
+// command line, adds pairs, then clears the flag): waits up to kStaleStopGrace for that before the match is
+// loaded. A work-queue Job's worker that exited at once would end the Job, and the resumed match would
+// wait for ever. Returns once the flag is gone or the time is up (the play loop then ends at the flag).
+constexpr auto kStaleStopGrace = 60s;
+Expected<bool> wait_out_stop(RedisClient& redis, const QueueKeys& keys, const std::string& name) {
+    const auto deadline = std::chrono::steady_clock::now() + kStaleStopGrace;
+    for (bool told = false;; told = true) {
+        auto stop = redis.command({"EXISTS", keys.stop});
+        if (!stop) return stop.error();
+        if (stop->integer == 0 || std::chrono::steady_clock::now() >= deadline) return true;
+        if (!told) {
+            spdlog::info("the match on queue {} is over; waiting up to {} s for a coordinator that resumes it", name,
+                         kStaleStopGrace.count());
+        }
+        std::this_thread::sleep_for(500ms);
+    }
 }
 
 class Worker {
@@ -94,9 +114,11 @@ public:
         }
         watcher.stop();
         spdlog::info("worker {}: {} games played; {}", options_.consumer, games_played_.load(),
-                     error_.empty() ? "the match is over" : error_);
+                     !error_.empty() ? error_
+                     : restart_      ? restart_reason_
+                                     : "the match is over");
         if (interrupted_) return 130;  // a Job restarts it; its pair is reclaimed
-        return error_.empty() ? 0 : 1;
+        return error_.empty() && !restart_ ? 0 : 1;
     }
 
 private:
@@ -107,7 +129,13 @@ private:
     }
     [[nodiscard]] bool stopping() {
         std::lock_guard lock(mutex_);
-        return !error_.empty();
+        return !error_.empty() || restart_;
+    }
+    // The worker must load the match again: it takes no more pairs, finishes the ones it plays and exits 1.
+    void restart(const std::string& reason) {
+        std::lock_guard lock(mutex_);
+        if (!restart_) restart_reason_ = reason;
+        restart_ = true;
     }
 
     void play_loop(Heartbeat& heartbeat) {
@@ -137,14 +165,17 @@ private:
     bool play_pair(RedisClient& redis, const StreamEntry& item, std::vector<std::unique_ptr<EnginePlayer>>& players) {
         const auto it = item.fields.find("games");
         const std::vector<int> games = it == item.fields.end() ? std::vector<int>{} : parse_games(it->second);
-        for (int g : games) {
-            if (!tally_.in_match(g) && queued_match_has(redis, keys_, g)) {
+        if (games.empty()) spdlog::warn("worker {}: pair {} names no games; skipped", options_.consumer, item.id);
+        for (int g : games) {  // all checked before any is played
+            if (!tally_.in_match(g) && queued_match_has(redis, keys_, config_.fingerprint, g)) {
                 // Left pending for a worker that loads the match as it is now (a Job restarts this one).
-                fail("pair " + item.id + " has game " + std::to_string(g) +
-                     ", which the match had not when this worker loaded it (a coordinator resumed it with more "
-                     "games): restart the worker");
+                restart("pair " + item.id + " has game " + std::to_string(g) +
+                        ", which the match had not when this worker loaded it (a coordinator resumed it with more "
+                        "games): restart the worker");
                 return false;
             }
+        }
+        for (int g : games) {
             if (!tally_.in_match(g)) {
                 spdlog::warn("worker {}: pair {} names game {}, not in this match; skipped", options_.consumer, item.id,
                              g);
@@ -182,7 +213,9 @@ private:
     std::atomic<bool> interrupted_{false};  // SIGINT/SIGTERM
     std::atomic<int> games_played_{0};
     std::mutex mutex_;
-    std::string error_;  // guarded by mutex_
+    std::string error_;           // guarded by mutex_
+    bool restart_ = false;        // guarded by mutex_
+    std::string restart_reason_;  // guarded by mutex_
 };
 
 // Waits for the match on the queue, then builds it from the coordinator's command line.
@@ -190,6 +223,7 @@ Expected<std::pair<MatchConfig, QueueKeys>> load_match(const WorkerOptions& opti
     auto redis = RedisClient::connect(options.address, 10s);
     if (!redis) return redis.error();
     const QueueKeys keys(options.address.name, "pairs");
+    if (auto waited = wait_out_stop(*redis, keys, options.address.name); !waited) return waited.error();
     auto job = wait_for_job(*redis, keys, options.address.name);
     if (!job) return job.error();
     auto command = parse_match_command(job->args);

@@ -72,6 +72,10 @@ RedisReply convert(const redisReply* r) {
             out.type = RedisReply::Type::Integer;
             out.integer = r->integer;
             break;
+        case REDIS_REPLY_ERROR:
+            out.type = RedisReply::Type::Error;
+            out.text.assign(r->str, r->len);
+            break;
         case REDIS_REPLY_ARRAY:
             out.type = RedisReply::Type::Array;
             for (std::size_t i = 0; i < r->elements; ++i) out.elements.push_back(convert(r->element[i]));
@@ -95,7 +99,14 @@ Expected<RedisReply> RedisClient::command(const std::vector<std::string>& args) 
         redisCommandArgv(context_.get(), static_cast<int>(args.size()), argv.data(), lengths.data()));
     if (!reply) {
         const std::string why = context_->errstr;
-        if (context_->err == REDIS_ERR_IO && (why == std::strerror(EAGAIN) || why == std::strerror(EWOULDBLOCK)))
+        const bool io_timeout =
+            context_->err == REDIS_ERR_IO && (why == std::strerror(EAGAIN) || why == std::strerror(EWOULDBLOCK));
+#ifdef REDIS_ERR_TIMEOUT
+        const bool timeout = io_timeout || context_->err == REDIS_ERR_TIMEOUT;  // hiredis 1.0 and later
+#else
+        const bool timeout = io_timeout;  // hiredis 0.14 (Debian 12): the read's EAGAIN
+#endif
+        if (timeout)
             return make_error("redis " + args.front() + ": no reply within " + std::to_string(kCommandTimeout.count()) +
                               " s");
         return make_error("redis " + args.front() + ": " + why);

@@ -15,9 +15,11 @@ struct redisContext;
 namespace reversi::queue {
 
 struct RedisReply {
-    enum class Type { Nil, String, Integer, Array, Status };
+    // Error: an error inside an array (a command of a MULTI ... EXEC that failed); an error reply to a command
+    // itself is an error value of command().
+    enum class Type { Nil, String, Integer, Array, Status, Error };
     Type type = Type::Nil;
-    std::string text;  // String, Status
+    std::string text;  // String, Status, Error
     long long integer = 0;
     std::vector<RedisReply> elements;  // Array
 };

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cassert>
+
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -114,17 +116,27 @@ Expected<bool> open_job(RedisClient& redis, const QueueKeys& keys, const std::st
         }
         auto done = redis.command({"EXEC"});
         if (!done) return done.error();
-        if (done->type == RedisReply::Type::Array) return false;  // nil: the fingerprint changed, look again
+        if (done->type != RedisReply::Type::Array) continue;  // nil: the fingerprint changed meanwhile, look again
+        for (const RedisReply& r : done->elements) {          // a command of the transaction that failed
+            if (r.type == RedisReply::Type::Error) return make_error("building the queue: " + r.text);
+        }
+        return false;
     }
 }
 
 Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::string& args,
                          const std::vector<std::vector<std::string>>& item_fields) {
     if (auto r = redis.command({"SET", keys.args, args}); !r) return r.error();
-    auto listed = redis.command({"XRANGE", keys.items, "-", "+"});
-    if (!listed) return listed.error();
+    // The items on the stream, read in pages (a match of millions of games has that many items).
     std::set<std::map<std::string, std::string>> present;
-    for (auto& e : stream_entries(*listed)) present.insert(std::move(e.fields));
+    for (std::string from = "-";;) {
+        auto listed = redis.command({"XRANGE", keys.items, from, "+", "COUNT", "10000"});
+        if (!listed) return listed.error();
+        auto entries = stream_entries(*listed);
+        if (entries.empty()) break;
+        from = "(" + entries.back().id;  // after the last one (an exclusive start, Redis 6.2 and later)
+        for (auto& e : entries) present.insert(std::move(e.fields));
+    }
     int added = 0;
     for (const auto& fields : item_fields) {
         std::map<std::string, std::string> as_map;
@@ -158,14 +170,15 @@ Expected<JobArgs> wait_for_job(RedisClient& redis, const QueueKeys& keys, const 
 Expected<std::optional<StreamEntry>> take_item(RedisClient& redis, const QueueKeys& keys, const std::string& consumer,
                                                std::chrono::milliseconds reclaim_after,
                                                std::chrono::milliseconds block) {
+    assert(block < RedisClient::kCommandTimeout);  // a blocking read must end before the reply limit
     auto claimed = redis.command(
         {"XAUTOCLAIM", keys.items, kWorkerGroup, consumer, std::to_string(reclaim_after.count()), "0-0", "COUNT", "1"});
     if (!claimed) return claimed.error();
     if (claimed->elements.size() >= 2) {
         auto entries = stream_entries(claimed->elements[1]);
         if (!entries.empty()) {
-            spdlog::info("worker {}: item {} reclaimed: pending for {} s without its worker's heartbeat", consumer,
-                         entries[0].id, reclaim_after.count() / 1000);
+            spdlog::info("worker {}: item {} reclaimed: pending for at least {} s without its worker's heartbeat",
+                         consumer, entries[0].id, reclaim_after.count() / 1000);
             return std::optional<StreamEntry>(std::move(entries[0]));
         }
     }
@@ -200,12 +213,10 @@ void Heartbeat::hold(const std::string& id, bool held) {
 }
 
 void Heartbeat::loop() {
-    auto redis = RedisClient::connect(address_, 10s);
-    if (!redis) {
-        spdlog::warn("worker {}: heartbeat: {}", consumer_, redis.error().message);
-        return;
-    }
-    auto next = std::chrono::steady_clock::now() + period_;
+    // A connection that failed (a timeout leaves hiredis's context unusable) is opened again at the next
+    // period: without heartbeats the worker's items would be reclaimed and done twice.
+    std::optional<RedisClient> redis;
+    auto next = std::chrono::steady_clock::now();
     while (!finished_) {
         std::this_thread::sleep_for(20ms);
         if (std::chrono::steady_clock::now() < next) continue;
@@ -217,7 +228,18 @@ void Heartbeat::loop() {
             cmd.insert(cmd.end(), held_.begin(), held_.end());
         }
         cmd.emplace_back("JUSTID");
-        if (auto r = redis->command(cmd); !r) spdlog::warn("worker {}: heartbeat: {}", consumer_, r.error().message);
+        if (!redis) {
+            auto connected = RedisClient::connect(address_, 10s);
+            if (!connected) {
+                spdlog::warn("worker {}: heartbeat: {}", consumer_, connected.error().message);
+                continue;
+            }
+            redis.emplace(std::move(*connected));
+        }
+        if (auto r = redis->command(cmd); !r) {
+            spdlog::warn("worker {}: heartbeat: {}; reconnecting", consumer_, r.error().message);
+            redis.reset();
+        }
     }
 }
 

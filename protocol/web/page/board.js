@@ -271,9 +271,9 @@
     return Math.min(max, Math.max(min, value));
   }
 
-  // The engine's limit: a depth of 1-60, or 1 ms to 10 minutes a move (the field's own maximum).
+  // The engine's limit: a depth of 1-60, or 10 ms to 10 minutes a move (the field's own bounds).
   function level() {
-    if ($('level-kind').value === 'time') return { movetime: fieldNumber('level-value', 1, 600000, 1000) };
+    if ($('level-kind').value === 'time') return { movetime: fieldNumber('level-value', 10, 600000, 1000) };
     return { depth: fieldNumber('level-value', 1, 60, 8) };
   }
 
