@@ -54,6 +54,9 @@ bool Book::storable(const Position& pos) noexcept {
 
 bool Book::set_moves(const Position& pos, const std::vector<BookMove>& moves) {
     if (!storable(pos) || moves.size() != static_cast<std::size_t>(popcount(pos.moves()))) return false;
+    Bitboard listed = 0;
+    for (const BookMove& m : moves) listed |= m.square < 64 ? square_bit(m.square) : 0;
+    if (listed != pos.moves()) return false;  // every legal move once (a file's reader checks the same)
     const CanonicalPosition c = canonical(pos);
     BookNode node;
     node.moves.reserve(moves.size());

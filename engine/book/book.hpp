@@ -19,8 +19,8 @@ namespace reversi::book {
 
 inline constexpr int kMaxBookValue = 64;
 // The most legal moves a book position may have (the file format's limit, book_file.hpp). Positions with
-// more (reachable ones have at most 33 that anyone knows of; set up by hand, up to 60) are not stored:
-// set_moves refuses them, with positions of fewer than 4 discs.
+// more (the rare reachable one with 33; boards set up by hand, such as the learn test's with 34) are not
+// stored: set_moves refuses them, with positions of fewer than 4 discs.
 inline constexpr std::size_t kMaxBookMoves = 32;
 
 struct BookMove {
@@ -64,7 +64,7 @@ public:
     // holds; a position set up by hand may have neither).
     [[nodiscard]] static bool storable(const Position& pos) noexcept;
     // Stores the moves of `pos` (squares in pos's frame: every legal move once), replacing what was there;
-    // false (and nothing stored) when `pos` is not storable or `moves` are not as many as its legal moves.
+    // false (and nothing stored) when `pos` is not storable or `moves` are not its legal moves, each once.
     [[nodiscard]] bool set_moves(const Position& pos, const std::vector<BookMove>& moves);
     // Stores a node under its canonical key as it is (the file reader; the caller has checked it).
     void insert(const BookKey& key, BookNode node);

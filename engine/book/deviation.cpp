@@ -41,7 +41,7 @@ private:
 
     void add(const Position& pos) {
         const auto moves = move_values(book_, pos, evaluate_, report_.evaluations);
-        if (!book_.set_moves(pos, moves)) return;  // more than kMaxBookMoves legal moves (Book::storable)
+        if (!book_.set_moves(pos, moves)) return;  // not storable (Book::storable): more than 32 legal moves
         ++report_.added;
         report_.positions = book_.size();
         if (callbacks_.on_progress) callbacks_.on_progress(report_);

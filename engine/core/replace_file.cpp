@@ -4,9 +4,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <functional>
-#include <random>
 #include <thread>
 
 #include "engine/core/unique_fd.hpp"
@@ -15,18 +16,25 @@ namespace reversi {
 
 namespace {
 
-// A new temporary file beside `path`, created exclusively (O_EXCL): PATH.tmp.PID-THREAD, or with a random
-// suffix when that name is taken (a writer of another machine or container on a shared folder, or a file
-// left by a writer that crashed). Two writers of one file each rename their own whole file; the last wins.
-UniqueFd create_temporary(const std::string& path, std::string& tmp) {
+// A new temporary file beside `path`, created exclusively (O_EXCL, so a file or link already there is never
+// written through): PATH.tmp.PID-THREAD, or with a clock suffix when that name is taken (a writer of another
+// machine or container on a shared folder, or a file left by a writer that was killed). Two writers of one
+// file each rename their own whole file; the last wins. On failure `why` says why.
+UniqueFd create_temporary(const std::string& path, std::string& tmp, std::string& why) {
     const std::string base = path + ".tmp." + std::to_string(::getpid()) + "-" +
                              std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
     tmp = base;
     for (int attempt = 0; attempt < 8; ++attempt) {
-        UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
-        if (fd.get() >= 0 || errno != EEXIST) return fd;
-        tmp = base + "-" + std::to_string(std::random_device{}());
+        const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) return UniqueFd(fd);
+        if (errno != EEXIST) {
+            why = std::strerror(errno);
+            return UniqueFd(-1);
+        }
+        const auto ticks = std::chrono::steady_clock::now().time_since_epoch().count();
+        tmp = base + "-" + std::to_string(ticks) + "-" + std::to_string(attempt);
     }
+    why = "8 names taken";
     return UniqueFd(-1);
 }
 
@@ -45,10 +53,11 @@ bool write_all(int fd, std::span<const std::uint8_t> bytes) {
 
 Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_t> bytes, std::string_view what) {
     const std::string prefix = std::string(what) + " ";
-    std::string tmp;
-    UniqueFd fd = create_temporary(path, tmp);
-    if (fd.get() < 0) return make_error(prefix + tmp + ": cannot create the file");
-    const bool written = write_all(fd.get(), bytes);
+    std::string tmp, why;
+    UniqueFd fd = create_temporary(path, tmp, why);
+    if (fd.get() < 0) return make_error(prefix + tmp + ": cannot create the file (" + why + ")");
+    // On the disk before the rename: after a power cut the file is the old one or the new one, never empty.
+    const bool written = write_all(fd.get(), bytes) && ::fsync(fd.get()) == 0;
     const bool closed = ::close(fd.release()) == 0;  // a delayed write error shows here
     if (!written || !closed) {
         std::error_code ignored;

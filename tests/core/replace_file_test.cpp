@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <thread>
@@ -69,5 +70,25 @@ TEST_CASE("replace_file: writers of one file at once each rename a whole file of
     REQUIRE(text.size() == 4096);
     CHECK(text == std::string(4096, text[0]));  // one writer's bytes, whole
     CHECK(files_starting(dir, "shared.book.tmp") == 0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("replace_file never writes through a file or link planted at its temporary name") {
+    const fs::path dir = fs::temp_directory_path() / ("replace-file-link-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path sentinel = dir / "sentinel";
+    { std::ofstream(sentinel) << "keep me"; }
+    // The name this thread would write first (replace_file.hpp): PATH.tmp.PID-THREAD.
+    const std::string path = (dir / "target.book").string();
+    const std::string planted = path + ".tmp." + std::to_string(::getpid()) + "-" +
+                                std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+    fs::create_symlink(sentinel, planted);
+    fs::create_symlink(sentinel, path + ".tmp");  // the name of the writer before (followed by its ofstream)
+    const std::vector<std::uint8_t> bytes{'n', 'e', 'w'};
+    REQUIRE(reversi::replace_file(path, bytes, "test"));
+    CHECK(read_all(path) == "new");
+    CHECK(read_all(sentinel) == "keep me");  // an ofstream on the name followed the link
+    CHECK(fs::is_symlink(planted));          // left alone: another name was taken
     fs::remove_all(dir);
 }

@@ -20,6 +20,12 @@ int main(int argc, char** argv) {
     auto command = parse_match_command(args);
     if (command.exit_code) return *command.exit_code;
     cli::init_logging("match", command.log_level);
+    const auto& config = command.config;
+    if (config.sprt && config.games < 2 * kSprtMinPairs) {
+        std::fprintf(stderr,
+                     "reversi-match: warning: --sprt decides from colour pair %d on; %d games can never reach it\n",
+                     kSprtMinPairs, config.games);
+    }
     if (!command.queue.empty()) return run_coordinator(command.config, command.queue, args);
     return run_match(command.config);
 }

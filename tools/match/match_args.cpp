@@ -21,6 +21,8 @@ using namespace reversi::data;
 
 namespace {
 
+static_assert(kSprtMinPairs == 16, "the --sprt help text below says 16");
+
 const cli::ProgramSpec kSpec{
     "reversi-match",
     "reversi-match --engine KEY=VALUE... --engine KEY=VALUE... [--engine ...] [options]",
@@ -280,12 +282,6 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
         auto sprt = parse_sprt(args.get("sprt", ""), config.engines.size());
         if (!sprt) return fail(sprt.error().message);
         config.sprt = *sprt;
-        if (config.games < 2 * kSprtMinPairs) {
-            std::fprintf(stderr,
-                         "reversi-match: warning: --sprt decides from the %dth colour pair on; %d games can "
-                         "never reach it\n",
-                         kSprtMinPairs, config.games);
-        }
     }
 
     config.out_prefix = args.get("out", "match");

@@ -63,14 +63,21 @@ std::vector<int> parse_games(const std::string& text) {
     return games;
 }
 
-// Whether the match on the queue now (its command line may have changed since this worker loaded it: a
-// coordinator resumed with more games) is this worker's match, `fingerprint`, and has game g.
-bool queued_match_has(RedisClient& redis, const QueueKeys& keys, const std::string& fingerprint, int g) {
+// What the queue's match says of a game that this worker's match lacks.
+enum class QueuedGame {
+    Grown,       // the queue's match (this match, resumed with more games) has it: restart to play it
+    NotInMatch,  // neither has it: a pair written by hand, skipped
+    OtherMatch,  // the queue now holds another match (or its command line does not parse here): stop
+};
+
+// The queue's command line may have changed since this worker loaded it (a coordinator resumed the match
+// with more games); a Redis error is an error value.
+Expected<QueuedGame> queued_game(RedisClient& redis, const QueueKeys& keys, const std::string& fingerprint, int g) {
     auto args = redis.command({"GET", keys.args});
-    if (!args) return false;
+    if (!args) return args.error();
     auto command = parse_match_command(split_args(string_value(*args).value_or("")));
-    return command.exit_code == std::nullopt && command.config.fingerprint == fingerprint &&
-           MatchTally(command.config).in_match(g);
+    if (command.exit_code || command.config.fingerprint != fingerprint) return QueuedGame::OtherMatch;
+    return MatchTally(command.config).in_match(g) ? QueuedGame::Grown : QueuedGame::NotInMatch;
 }
 
 // A stop flag found at the start may be a finished match's that a coordinator is resuming (it rewrites the
@@ -150,6 +157,7 @@ private:
             auto item = take_item(*redis, keys_, options_.consumer, options_.reclaim_after, 1000ms);
             if (!item) return fail(item.error().message);
             if (!*item) continue;
+            if (stopping()) break;  // taken while another thread asked to stop: left for another worker
             heartbeat.hold((*item)->id, true);
             const bool done = play_pair(*redis, **item, players);
             heartbeat.hold((*item)->id, false);
@@ -166,12 +174,18 @@ private:
         const auto it = item.fields.find("games");
         const std::vector<int> games = it == item.fields.end() ? std::vector<int>{} : parse_games(it->second);
         if (games.empty()) spdlog::warn("worker {}: pair {} names no games; skipped", options_.consumer, item.id);
-        for (int g : games) {  // all checked before any is played
-            if (!tally_.in_match(g) && queued_match_has(redis, keys_, config_.fingerprint, g)) {
-                // Left pending for a worker that loads the match as it is now (a Job restarts this one).
+        for (int g : games) {  // all checked before any is played; the pair is left pending unless skipped
+            if (tally_.in_match(g)) continue;
+            const auto queued = queued_game(redis, keys_, config_.fingerprint, g);
+            if (!queued) return fail(queued.error().message), false;
+            if (*queued == QueuedGame::Grown) {
                 restart("pair " + item.id + " has game " + std::to_string(g) +
                         ", which the match had not when this worker loaded it (a coordinator resumed it with more "
                         "games): restart the worker");
+                return false;
+            }
+            if (*queued == QueuedGame::OtherMatch) {
+                fail("the queue holds another match now (pair " + item.id + "); this worker stops");
                 return false;
             }
         }

@@ -39,6 +39,8 @@ void RedisClient::Free::operator()(redisContext* c) const noexcept { redisFree(c
 
 RedisClient::~RedisClient() = default;
 
+bool RedisClient::broken() const noexcept { return context_->err != 0; }
+
 Expected<RedisClient> RedisClient::connect(const QueueAddress& address, std::chrono::milliseconds timeout) {
     timeval tv{static_cast<time_t>(timeout.count() / 1000), static_cast<suseconds_t>(timeout.count() % 1000 * 1000)};
     redisContext* c = redisConnectWithTimeout(address.host.c_str(), address.port, tv);

@@ -44,6 +44,8 @@ public:
 
     // One command, its arguments binary-safe. A Redis error reply is an error value.
     [[nodiscard]] Expected<RedisReply> command(const std::vector<std::string>& args);
+    // The connection failed (an I/O error or a timeout): every later command fails; connect again.
+    [[nodiscard]] bool broken() const noexcept;
 
 private:
     struct Free {

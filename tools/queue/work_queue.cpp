@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cassert>
 
 #include <set>
@@ -118,7 +119,10 @@ Expected<bool> open_job(RedisClient& redis, const QueueKeys& keys, const std::st
         if (!done) return done.error();
         if (done->type != RedisReply::Type::Array) continue;  // nil: the fingerprint changed meanwhile, look again
         for (const RedisReply& r : done->elements) {          // a command of the transaction that failed
-            if (r.type == RedisReply::Type::Error) return make_error("building the queue: " + r.text);
+            if (r.type != RedisReply::Type::Error) continue;
+            // The commands after it ran: the fingerprint, written last, would claim a whole queue.
+            (void)redis.command({"DEL", keys.fingerprint});
+            return make_error("building the queue: " + r.text);
         }
         return false;
     }
@@ -127,6 +131,9 @@ Expected<bool> open_job(RedisClient& redis, const QueueKeys& keys, const std::st
 Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::string& args,
                          const std::vector<std::vector<std::string>>& item_fields) {
     if (auto r = redis.command({"SET", keys.args, args}); !r) return r.error();
+    // The stop flag goes first: a worker waiting at it (a minute at most) must not give up while a large
+    // stream is read; workers that start now find the new pairs as they are added.
+    if (auto r = redis.command({"DEL", keys.stop}); !r) return r.error();
     // The items on the stream, read in pages (a match of millions of games has that many items).
     std::set<std::map<std::string, std::string>> present;
     for (std::string from = "-";;) {
@@ -147,7 +154,6 @@ Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::s
         if (auto r = redis.command(cmd); !r) return r.error();
         ++added;
     }
-    if (auto r = redis.command({"DEL", keys.stop}); !r) return r.error();
     return added;
 }
 
@@ -219,8 +225,9 @@ void Heartbeat::loop() {
     auto next = std::chrono::steady_clock::now();
     while (!finished_) {
         std::this_thread::sleep_for(20ms);
-        if (std::chrono::steady_clock::now() < next) continue;
-        next += period_;
+        const auto now = std::chrono::steady_clock::now();
+        if (now < next) continue;
+        next = now + period_;  // one period after this beat starts, however long it takes
         std::vector<std::string> cmd{"XCLAIM", keys_.items, kWorkerGroup, consumer_, "0"};
         {
             std::lock_guard lock(mutex_);
@@ -237,8 +244,8 @@ void Heartbeat::loop() {
             redis.emplace(std::move(*connected));
         }
         if (auto r = redis->command(cmd); !r) {
-            spdlog::warn("worker {}: heartbeat: {}; reconnecting", consumer_, r.error().message);
-            redis.reset();
+            spdlog::warn("worker {}: heartbeat: {}", consumer_, r.error().message);
+            if (redis->broken()) redis.reset();  // a connection error, not an error reply: reconnect
         }
     }
 }
