@@ -227,6 +227,53 @@ Expected<long long> concurrency_option(const cli::ParsedArgs& args, const MatchC
     return args.get_int("concurrency", std::max(1, cores / threads), 1, 1024);
 }
 
+// The games: --tournament, --games, --seed, the timeouts, --concurrency, --variant, the openings, --sprt.
+Expected<bool> read_schedule(const cli::ParsedArgs& args, MatchConfig& config, std::string& fingerprint) {
+    const auto kind = parse_tournament_kind(args.get("tournament", "round-robin"));
+    if (!kind) return make_error("--tournament " + args.get("tournament", "") + ": expected round-robin or gauntlet");
+    config.tournament = *kind;
+    if (config.engines.size() > 2) fingerprint += std::string(" tournament=") + tournament_kind_name(*kind);
+
+    auto games = args.get_int("games", 2, 1, 10000000);
+    auto seed = args.get_int("seed", 1, 0, (1LL << 62));
+    auto timeout = args.get_int("timeout", 60000, 1, 86400000);
+    auto handshake = args.get_int("handshake-timeout", 10000, 1, 3600000);
+    for (const auto* v : {&games, &seed, &timeout, &handshake}) {
+        if (!*v) return v->error();
+    }
+    config.games = static_cast<int>(*games);
+    config.timeouts.hang = Millis(*timeout);
+    config.timeouts.handshake = Millis(*handshake);
+    auto concurrency = concurrency_option(args, config);
+    if (!concurrency) return concurrency.error();
+    config.concurrency = static_cast<int>(*concurrency);
+
+    auto variant = parse_variant(args.get("variant", "8x8"));
+    if (!variant) return variant.error();
+    config.variant = *variant;
+    fingerprint += " variant=" + args.get("variant", "8x8");
+    if (auto chosen = choose_openings(args, *seed, config, fingerprint); !chosen) return chosen.error();
+    if (args.has("sprt")) {
+        auto sprt = parse_sprt(args.get("sprt", ""), config.engines.size());
+        if (!sprt) return sprt.error();
+        config.sprt = *sprt;
+    }
+    return true;
+}
+
+// Where the results go: --out, --resume or --overwrite, --progress, --json.
+Expected<bool> read_outputs(const cli::ParsedArgs& args, MatchConfig& config) {
+    config.out_prefix = args.get("out", "match");
+    config.resume = args.has("resume");
+    config.overwrite = args.has("overwrite");
+    if (config.resume && config.overwrite) return make_error("give --resume or --overwrite, not both");
+    const std::string progress = args.get("progress", "auto");
+    if (progress != "auto" && progress != "on" && progress != "off") return make_error("--progress: auto, on or off");
+    config.progress = progress == "on" || (progress == "auto" && ::isatty(2));
+    config.json_to_stdout = args.has("json");
+    return true;
+}
+
 }  // namespace
 
 MatchCommand parse_match_command(const std::vector<std::string>& argv) {
@@ -254,45 +301,9 @@ MatchCommand parse_match_command(const std::vector<std::string>& argv) {
     MatchConfig& config = command.config;
     std::string fingerprint;
     if (auto added = add_engines(groups, config, fingerprint); !added) return fail(added.error().message);
-    const auto kind = parse_tournament_kind(args.get("tournament", "round-robin"));
-    if (!kind) return fail("--tournament " + args.get("tournament", "") + ": expected round-robin or gauntlet");
-    config.tournament = *kind;
-    if (config.engines.size() > 2) fingerprint += std::string(" tournament=") + tournament_kind_name(*kind);
-
-    auto games = args.get_int("games", 2, 1, 10000000);
-    auto seed = args.get_int("seed", 1, 0, (1LL << 62));
-    auto timeout = args.get_int("timeout", 60000, 1, 86400000);
-    auto handshake = args.get_int("handshake-timeout", 10000, 1, 3600000);
-    for (const auto* v : {&games, &seed, &timeout, &handshake}) {
-        if (!*v) return fail(v->error().message);
-    }
-    config.games = static_cast<int>(*games);
-    config.timeouts.hang = Millis(*timeout);
-    config.timeouts.handshake = Millis(*handshake);
-    auto concurrency = concurrency_option(args, config);
-    if (!concurrency) return fail(concurrency.error().message);
-    config.concurrency = static_cast<int>(*concurrency);
-
-    auto variant = parse_variant(args.get("variant", "8x8"));
-    if (!variant) return fail(variant.error().message);
-    config.variant = *variant;
-    fingerprint += " variant=" + args.get("variant", "8x8");
-    if (auto chosen = choose_openings(args, *seed, config, fingerprint); !chosen) return fail(chosen.error().message);
-    if (args.has("sprt")) {
-        auto sprt = parse_sprt(args.get("sprt", ""), config.engines.size());
-        if (!sprt) return fail(sprt.error().message);
-        config.sprt = *sprt;
-    }
-
-    config.out_prefix = args.get("out", "match");
-    config.resume = args.has("resume");
-    config.overwrite = args.has("overwrite");
-    if (config.resume && config.overwrite) return fail("give --resume or --overwrite, not both");
+    if (auto read = read_schedule(args, config, fingerprint); !read) return fail(read.error().message);
+    if (auto read = read_outputs(args, config); !read) return fail(read.error().message);
     config.fingerprint = fingerprint;
-    const std::string progress = args.get("progress", "auto");
-    if (progress != "auto" && progress != "on" && progress != "off") return fail("--progress: auto, on or off");
-    config.progress = progress == "on" || (progress == "auto" && ::isatty(2));
-    config.json_to_stdout = args.has("json");
     return command;
 }
 
