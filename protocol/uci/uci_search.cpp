@@ -199,32 +199,57 @@ std::string bestmove_line(const Position& pos, const SearchResult& result, bool 
     return line + " ponder " + move_to_string(result.pv[1]);
 }
 
-std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const GoCommand& go, const GoTiming& timing) {
-    ctx.stop_and_wait();
-    const Position pos = ctx.game.current;
+namespace {
+
+// A go answered without a search: an illegal searchmoves (an error, no bestmove), a finished game
+// (bestmove none), or a book move. True when it was.
+bool answered_without_search(session::EngineContext& ctx, const GoCommand& go, const Position& pos,
+                             const SearchOptions& options) {
     for (Move m : go.search_moves) {
         if (!is_legal(pos, m)) {
             ctx.send_error("go searchmoves: '" + move_to_string(m) + "' is not legal in this position");
-            return nullptr;
+            return true;
         }
     }
-    SearchOptions options = ctx.options().search;
-    if (go.algorithm) options.algorithm = *go.algorithm;
     if (pos.is_over()) {
         ctx.send(game_over_text(pos));
         SearchResult none;
         none.algorithm = options.algorithm;
         ctx.send(format_stats(none));
         ctx.send("bestmove none");
-        return nullptr;
+        return true;
     }
     if (may_use_book(go)) {
         if (const auto answer = session::book_move(ctx.book().get(), ctx.options(), pos, ctx.book().next_random())) {
             ctx.send(session::book_info_line(*answer));
             ctx.send("bestmove " + move_to_string(answer->move));
-            return nullptr;
+            return true;
         }
     }
+    return false;
+}
+
+// A go whose job got no thread: still one bestmove, a legal move, after the error.
+void answer_without_thread(session::EngineContext& ctx, const Position& pos, const SearchOptions& options,
+                           const std::exception& e) {
+    spdlog::error("go: no search started: {}", e.what());
+    ctx.send_error(std::string("go: no thread for the search (") + e.what() + "); playing a legal move");
+    SearchResult none;
+    none.algorithm = options.algorithm;
+    none.best_move = session::fallback_move(pos);
+    none.pv = {none.best_move};
+    ctx.send(format_stats(none));
+    ctx.send(bestmove_line(pos, none, false));
+}
+
+}  // namespace
+
+std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const GoCommand& go, const GoTiming& timing) {
+    ctx.stop_and_wait();
+    const Position pos = ctx.game.current;
+    SearchOptions options = ctx.options().search;
+    if (go.algorithm) options.algorithm = *go.algorithm;
+    if (answered_without_search(ctx, go, pos, options)) return nullptr;
     const Planned planned = plan(ctx, go, pos, timing.latency.get());
     if (planned.clock_move && !go.ponder) timing.latency->on_go(*planned.clock_move);  // ponder: at ponderhit
     ctx.use_search_options(options);
@@ -249,15 +274,8 @@ std::shared_ptr<PonderControl> start_search(session::EngineContext& ctx, const G
         auto control = job.ponder;
         ctx.start_job(std::move(job), true, [control] { control->release(); });
         return control;
-    } catch (const std::exception& e) {  // no thread for the search: still one bestmove per go
-        spdlog::error("go: no search started: {}", e.what());
-        ctx.send_error(std::string("go: no thread for the search (") + e.what() + "); playing a legal move");
-        SearchResult none;
-        none.algorithm = options.algorithm;
-        none.best_move = session::fallback_move(pos);
-        none.pv = {none.best_move};
-        ctx.send(format_stats(none));
-        ctx.send(bestmove_line(pos, none, false));
+    } catch (const std::exception& e) {
+        answer_without_thread(ctx, pos, options, e);
         return nullptr;
     }
 }
