@@ -79,9 +79,7 @@ Expected<endgame::SolveOptions> solve_options(const cli::ParsedArgs& args) {
     return options;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+cli::ProgramSpec program_spec() {
     cli::ProgramSpec spec{
         "reversi-solve",
         "reversi-solve [--file F.obf] [--threads N] [--hash MiB] [--wld] [--first N] [--last N]\n"
@@ -127,15 +125,11 @@ int main(int argc, char** argv) {
           "8x8 (default), 6x6, 6x6-parallel, 4x4, diamond or diamond-parallel: solve on that board (see above)"}},
         "Example: nice -n 10 build/release/tools/reversi-solve --threads 2"};
     spec.takes_positional = false;
-    auto parsed = cli::parse_command_line(spec, argc, argv);
-    if (parsed.exit_code) return *parsed.exit_code;
-    const auto& args = parsed.args;
-    if (!cli::init_logging("reversi-solve", "info")) return 2;
-    auto threads = args.get_int("threads", 1, 1, 256);
-    auto hash = args.get_int("hash", 256, 1, 65536);
-    if (!threads || !hash) return refuse((!threads ? threads.error() : hash.error()).message);
-    if (auto status = run_variant(args, *threads, *hash)) return *status;
+    return spec;
+}
 
+// The 8x8 mode: the positions of --file (--first to --last), or --calibrate-probcut on them.
+int run_file(const cli::ParsedArgs& args, long long threads, long long hash) {
     solve_tool::FileRun run;
     run.file = args.get("file", default_file());
     auto entries = read_obf_file(run.file);
@@ -165,12 +159,27 @@ int main(int argc, char** argv) {
     run.base = *base;
     run.first = *first;
     run.last = *last;
-    run.hash_mib = static_cast<std::size_t>(*hash);
+    run.hash_mib = static_cast<std::size_t>(hash);
     run.options = *options;
-    run.options.threads = static_cast<int>(*threads);
+    run.options.threads = static_cast<int>(threads);
     run.wld = args.has("wld");
     run.simple_ordering = ordering == "simple";
     run.keep_hash = args.has("keep-hash");
     run.verbose = args.has("verbose");
     return solve_tool::solve_file(run);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec = program_spec();
+    auto parsed = cli::parse_command_line(spec, argc, argv);
+    if (parsed.exit_code) return *parsed.exit_code;
+    const auto& args = parsed.args;
+    if (!cli::init_logging("reversi-solve", "info")) return 2;
+    auto threads = args.get_int("threads", 1, 1, 256);
+    auto hash = args.get_int("hash", 256, 1, 65536);
+    if (!threads || !hash) return refuse((!threads ? threads.error() : hash.error()).message);
+    if (auto status = run_variant(args, *threads, *hash)) return *status;
+    return run_file(args, *threads, *hash);
 }
