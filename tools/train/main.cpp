@@ -25,10 +25,8 @@ int run_command(const std::string& command, cli::ParsedArgs& args) {
     return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+cli::ProgramSpec program_spec() {
+    return cli::ProgramSpec{
         "reversi-train",
         "reversi-train COMMAND [options] [files]",
         "Training and measurement of the pattern evaluation. Commands:\n"
@@ -133,6 +131,12 @@ int main(int argc, char** argv) {
          {"consumer", true, "selfplay-worker: this worker's name in the consumer group (default HOST-PID)"},
          {"log-level", true, "trace, debug, info, warn, error, off (default info)"}},
         "Reproduce the shipped weights: see docs/eval.md."};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec = program_spec();
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     if (!cli::init_logging("reversi-train", parsed.args.get("log-level", "info"))) return 2;
