@@ -195,10 +195,8 @@ void measure_cells(Measurements& m, SearchOptions options, std::size_t hash_mib,
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+cli::ProgramSpec program_spec() {
+    return cli::ProgramSpec{
         "reversi-compare",
         "reversi-compare [options] [BOARD ...]",
         "Runs the selected search algorithms with the same settings on the same positions and prints, per\n"
@@ -233,6 +231,31 @@ int main(int argc, char** argv) {
         "Examples: nice reversi-compare --ffo 40-44 --depths 2-10 --csv ffo.csv --svg ffo.svg\n"
         "          reversi-compare --variant diamond --start --depths 20 --algorithms alphabeta --tt off --id off\n"
         "                          --ordering article   (the mini-reversi article's 1,690,895 leaves)"};
+}
+
+// The cells to measure: the positions (on --variant's board), --depths and --algorithms.
+Expected<Measurements> planned_measurements(const cli::ParsedArgs& args) {
+    auto variant = parse_variant(args.get("variant", "8x8"));
+    if (!variant) return variant.error();
+    Measurements m;
+    auto positions = gather_positions(args, *variant);
+    if (!positions) return positions.error();
+    m.positions = std::move(*positions);
+    auto depths = parse_range(args.get("depths", "2-10"), "--depths");
+    if (!depths) return depths.error();
+    if (depths->first < 1 || depths->second > 60) return make_error("--depths: depths are 1-60");
+    for (int d = depths->first; d <= depths->second; ++d) m.depths.push_back(d);
+    auto algorithms = parse_algorithms(
+        args.get("algorithms", "minimax,alphabeta,alphabeta-hard,negascout,scout,mtdf,sss,dual,cstar"));
+    if (!algorithms) return algorithms.error();
+    m.algorithms = *algorithms;
+    return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec = program_spec();
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
@@ -245,20 +268,9 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    auto variant = parse_variant(args.get("variant", "8x8"));
-    if (!variant) return fail(variant.error().message);
-    Measurements m;
-    auto positions = gather_positions(args, *variant);
-    if (!positions) return fail(positions.error().message);
-    m.positions = std::move(*positions);
-    auto depths = parse_range(args.get("depths", "2-10"), "--depths");
-    if (!depths) return fail(depths.error().message);
-    if (depths->first < 1 || depths->second > 60) return fail("--depths: depths are 1-60");
-    for (int d = depths->first; d <= depths->second; ++d) m.depths.push_back(d);
-    auto algorithms = parse_algorithms(
-        args.get("algorithms", "minimax,alphabeta,alphabeta-hard,negascout,scout,mtdf,sss,dual,cstar"));
-    if (!algorithms) return fail(algorithms.error().message);
-    m.algorithms = *algorithms;
+    auto planned = planned_measurements(args);
+    if (!planned) return fail(planned.error().message);
+    Measurements& m = *planned;
     auto options = comparison_options(args);
     if (!options) return fail(options.error().message);
     auto hash = args.get_int("hash", 64, 1, 65536);
