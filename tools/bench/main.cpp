@@ -39,9 +39,7 @@ std::vector<Position> sample_positions(int count, unsigned seed) {
     return out;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+cli::ProgramSpec program_spec() {
     cli::ProgramSpec spec{
         "reversi-bench",
         "reversi-bench [--depth N] [--hash MIB] [--search-only] [--perft-depth N] [--positions N]",
@@ -59,43 +57,38 @@ int main(int argc, char** argv) {
          {"positions", true, "random positions for the move-generation loop (default 1000000)"}},
         ""};
     spec.takes_positional = false;
-    auto parsed = cli::parse_command_line(spec, argc, argv);
-    if (parsed.exit_code) return *parsed.exit_code;
-    auto depth = parsed.args.get_int("perft-depth", 10, 1, 16);
-    auto count = parsed.args.get_int("positions", 1000000, 1, 100000000);
-    auto search_depth = parsed.args.get_int("depth", 10, 1, 30);
-    auto hash = parsed.args.get_int("hash", 16, 1, 65536);
-    for (const auto* v : {&depth, &count, &search_depth, &hash}) {
-        if (!*v) {
-            std::fprintf(stderr, "reversi-bench: %s\n", v->error().message.c_str());
-            return 2;
-        }
-    }
+    return spec;
+}
 
+// The search fingerprint: 'Nodes searched: N' (tools/scripts/check-bench.sh reads it) and the speed.
+void print_fingerprint(long long depth, long long hash) {
     BenchOptions bench_options;
-    bench_options.depth = static_cast<int>(*search_depth);
-    bench_options.hash_mib = static_cast<std::size_t>(*hash);
+    bench_options.depth = static_cast<int>(depth);
+    bench_options.hash_mib = static_cast<std::size_t>(hash);
     const BenchResult bench =
         run_bench(bench_options, [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
     const double bench_seconds = static_cast<double>(bench.time.count()) / 1000.0;
-    std::printf("Positions: %d  depth %lld  hash %lld MiB  threads 1\n", bench.positions,
-                static_cast<long long>(*search_depth), static_cast<long long>(*hash));
+    std::printf("Positions: %d  depth %lld  hash %lld MiB  threads 1\n", bench.positions, depth, hash);
     std::printf("Total time (ms): %lld\n", static_cast<long long>(bench.time.count()));
     std::printf("Nodes/second: %.0f\n", bench_seconds > 0 ? static_cast<double>(bench.nodes) / bench_seconds : 0.0);
     std::printf("Nodes searched: %llu\n", static_cast<unsigned long long>(bench.nodes));
     std::fflush(stdout);
-    if (parsed.args.has("search-only")) return 0;
+}
 
+void print_perft(long long depth) {
     const Position start = start_position();
-    for (int d = 1; d <= *depth; ++d) {
+    for (int d = 1; d <= depth; ++d) {
         const auto t0 = Clock::now();
         const auto nodes = perft(start, d);
         const double s = seconds_since(t0);
         std::printf("perft %2d %14llu  %8.3f s  %8.1f Mnodes/s\n", d, static_cast<unsigned long long>(nodes), s,
                     s > 0 ? static_cast<double>(nodes) / s / 1e6 : 0.0);
     }
+}
 
-    const auto positions = sample_positions(static_cast<int>(*count), 12345);
+// Legal-move generation and flips over `count` random reachable positions; the checksum keeps the loops.
+void print_move_generation(long long count) {
+    const auto positions = sample_positions(static_cast<int>(count), 12345);
     Bitboard sink = 0;
     auto t0 = Clock::now();
     for (int rep = 0; rep < 10; ++rep) {
@@ -115,5 +108,27 @@ int main(int argc, char** argv) {
     s = seconds_since(t0);
     std::printf("flips        %8.1f M calls/s  (%lld calls)\n", static_cast<double>(flip_calls) / s / 1e6, flip_calls);
     std::printf("checksum %016llx\n", static_cast<unsigned long long>(sink));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec = program_spec();
+    auto parsed = cli::parse_command_line(spec, argc, argv);
+    if (parsed.exit_code) return *parsed.exit_code;
+    auto depth = parsed.args.get_int("perft-depth", 10, 1, 16);
+    auto count = parsed.args.get_int("positions", 1000000, 1, 100000000);
+    auto search_depth = parsed.args.get_int("depth", 10, 1, 30);
+    auto hash = parsed.args.get_int("hash", 16, 1, 65536);
+    for (const auto* v : {&depth, &count, &search_depth, &hash}) {
+        if (!*v) {
+            std::fprintf(stderr, "reversi-bench: %s\n", v->error().message.c_str());
+            return 2;
+        }
+    }
+    print_fingerprint(*search_depth, *hash);
+    if (parsed.args.has("search-only")) return 0;
+    print_perft(*depth);
+    print_move_generation(*count);
     return 0;
 }
