@@ -232,10 +232,8 @@ int run_import_edax(const cli::ParsedArgs& args) {
     return book_tool::import_edax(s);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const cli::ProgramSpec spec{
+cli::ProgramSpec program_spec() {
+    return cli::ProgramSpec{
         "reversi-book",
         "reversi-book build --book FILE [options] | reversi-book learn --book FILE --games FILE [options] |\n"
         "       reversi-book show FILE [MOVES] | reversi-book export-edax --book FILE --out EDAX.dat [--level N] |\n"
@@ -281,6 +279,12 @@ int main(int argc, char** argv) {
           "build: grow from each opening of this file instead (XOT lists: transcripts; --plies counts from each)"},
          {"openings-count", true, "build: only the first N openings of --openings (default: all)"}},
         ""};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec = program_spec();
     auto parsed = cli::parse_command_line(spec, argc, argv);
     if (parsed.exit_code) return *parsed.exit_code;
     const auto& args = parsed.args;
