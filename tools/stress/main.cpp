@@ -38,9 +38,7 @@ void print(const stress::StressConfig& c, const stress::StressReport& r) {
                 static_cast<long long>(r.least_left_ms), r.mean_least_left_ms, r.seconds);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+cli::ProgramSpec program_spec() {
     cli::ProgramSpec spec{
         "reversi-stress",
         "reversi-stress [options]",
@@ -59,12 +57,11 @@ int main(int argc, char** argv) {
          {"log-level", true, "trace, debug, info, warn, error or off (default info)"}},
         "Example (the documented 1,000-game run): nice reversi-stress --games 1000 --tc 3+0.03 --hogs 2"};
     spec.takes_positional = false;
-    auto parsed = cli::parse_command_line(spec, argc, argv);
-    if (parsed.exit_code) return *parsed.exit_code;
-    const auto& args = parsed.args;
-    cli::init_logging("stress", args.get("log-level", "info"));
-    signal(SIGPIPE, SIG_IGN);
-    stress::StressConfig config;
+    return spec;
+}
+
+// The games' settings from the options; false after logging the error.
+bool read_config(const cli::ParsedArgs& args, stress::StressConfig& config) {
     config.engine = args.get("engine", loadtest::default_engine_path());
     auto games = args.get_int("games", 1000, 1, 10'000'000);
     auto hogs = args.get_int("hogs", 2, 0, 256);
@@ -73,18 +70,18 @@ int main(int argc, char** argv) {
     for (const auto* v : {&games, &hogs, &plies, &seed}) {
         if (!*v) {
             spdlog::error("{}", v->error().message);
-            return 2;
+            return false;
         }
     }
     if (!parse_control(args.get("tc", "3+0.03"), config)) {
         spdlog::error("--tc: expected SECONDS[+INCREMENT], e.g. 3+0.03");
-        return 2;
+        return false;
     }
     if (args.has("move-overhead")) {
         auto overhead = args.get_int("move-overhead", 30, 0, 60000);
         if (!overhead) {
             spdlog::error("{}", overhead.error().message);
-            return 2;
+            return false;
         }
         config.move_overhead = static_cast<int>(*overhead);
     }
@@ -92,6 +89,20 @@ int main(int argc, char** argv) {
     config.hogs = static_cast<int>(*hogs);
     config.opening_plies = static_cast<int>(*plies);
     config.seed = static_cast<std::uint64_t>(*seed);
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const cli::ProgramSpec spec = program_spec();
+    auto parsed = cli::parse_command_line(spec, argc, argv);
+    if (parsed.exit_code) return *parsed.exit_code;
+    const auto& args = parsed.args;
+    cli::init_logging("stress", args.get("log-level", "info"));
+    signal(SIGPIPE, SIG_IGN);
+    stress::StressConfig config;
+    if (!read_config(args, config)) return 2;
     try {
         const auto report = stress::run_clock_games(config);
         print(config, report);
