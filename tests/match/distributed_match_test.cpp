@@ -239,6 +239,22 @@ TEST_CASE("distributed match: bad queue addresses and a missing match are clear 
     const RunResult refused = run_match({"worker", "--queue", "redis://127.0.0.1:1/x"}, dir);
     CHECK(refused.exit_code == 1);
     CHECK(refused.err.find("cannot connect to redis") != std::string::npos);
+    // A coordinator that cannot reach Redis leaves no results files (before, empty ones that a second try
+    // then refused without --resume).
+    const RunResult coordinator = run_match({"--engine", "name=a", engine, "depth=1", "--engine", "name=b", engine,
+                                             "depth=1", "--queue", "redis://127.0.0.1:1/x", "--out", dir + "/c"},
+                                            dir);
+    CHECK(coordinator.exit_code == 1);
+    CHECK(coordinator.err.find("cannot connect to redis") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir + "/c.log"));
+    CHECK_FALSE(fs::exists(dir + "/c.ggf"));
+    // An argument holding the queue's separator byte would not reach the workers as it is: refused.
+    const RunResult separator =
+        run_match({"--engine", std::string("name=a\x1f") + "b", engine, "depth=1", "--engine", "name=b", engine,
+                   "depth=1", "--queue", "redis://127.0.0.1:1/x", "--out", dir + "/s"},
+                  dir);
+    CHECK(separator.exit_code == 2);
+    CHECK(separator.err.find("0x1f") != std::string::npos);
 }
 
 TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coordinator give the local file") {
@@ -375,12 +391,24 @@ TEST_CASE("distributed match: more games on resume, and a results entry with a l
         std::to_string(redis.port) + " -x XADD " + name +
         ":results '*' game 0 ggf '(;GM[Othello];)' worker evil log >/dev/null";
     REQUIRE(std::system(inject.c_str()) == 0);
+    // A one-line entry for game 1 with another opening than its scheduled one (5, not 0): refused too.
+    const std::string other_opening = "redis-cli -p " + std::to_string(redis.port) + " XADD " + name +
+                                      ":results '*' game 1 ggf '(;GM[Othello];)' worker evil2 log 'game 1 opening 5 "
+                                      "black 1 discs -64 reason normal faulty -1 detail other' >/dev/null";
+    REQUIRE(std::system(other_opening.c_str()) == 0);
+    // A pair written by hand whose game number is not a number ("1x" was read as 1): skipped by the worker.
+    const std::string bad_pair =
+        "redis-cli -p " + std::to_string(redis.port) + " XADD " + name + ":pairs '*' games 1x >/dev/null";
+    REQUIRE(std::system(bad_pair.c_str()) == 0);
     const pid_t w1 = worker("w1");
     REQUIRE(wait_exit(first, 120s));
     CHECK(wait_exit(w1, 30s));
     CHECK(sorted_results(dir + "/dist.log").size() == 6);
     CHECK(read_text(dir + "/dist.log").find("injected") == std::string::npos);
     CHECK(read_text(dir + "/c1/stderr.txt").find("from worker evil is not a game of this match") != std::string::npos);
+    CHECK(read_text(dir + "/c1/stderr.txt").find("from worker evil2 is not a game of this match") != std::string::npos);
+    CHECK(read_text(dir + "/dist.log").find("detail other") == std::string::npos);
+    CHECK(read_text(dir + "/w1/stderr.txt").find("names no games; skipped") != std::string::npos);
 
     // The finished match resumed with ten games: the coordinator adds the new pairs and clears the stop
     // flag, and a new worker plays them (before, it found the match over and the coordinator waited).
@@ -396,4 +424,72 @@ TEST_CASE("distributed match: more games on resume, and a results entry with a l
     CHECK(wait_exit(w2, 30s));
     CHECK(sorted_results(dir + "/dist.log").size() == 10);
     CHECK(read_text(dir + "/c2/stderr.txt").find("2 colour pairs added") != std::string::npos);
+}
+
+TEST_CASE("distributed match: of two coordinators racing on one empty queue, one builds it, the other is refused") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    const std::string dir = scratch_dir("distributed-race");
+    RedisServer redis(dir);
+    const std::string name = "r" + std::to_string(::getpid());
+    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
+    const std::string engine = "cmd=" + engine_binary();
+    // Two different matches (seeds 3 and 4), large enough that building a queue takes a while.
+    const auto coordinator = [&](const std::string& seed, const std::string& games) {
+        fs::create_directories(dir + "/c" + seed);
+        return start_match({"--engine",
+                            "name=a",
+                            engine,
+                            "depth=2",
+                            "--engine",
+                            "name=b",
+                            engine,
+                            "depth=1",
+                            "--random-openings",
+                            "8",
+                            "--balance-depth",
+                            "0",
+                            "--seed",
+                            seed,
+                            "--games",
+                            games,
+                            "--progress",
+                            "off",
+                            "--out",
+                            dir + "/m" + seed,
+                            "--queue",
+                            queue},
+                           dir + "/c" + seed);
+    };
+    const pid_t a = coordinator("3", "40000");
+    const pid_t b = coordinator("4", "60000");
+    // The loser exits with the other match's fingerprint named; the winner waits for workers.
+    int exits = 0;
+    pid_t loser = 0;
+    for (auto deadline = std::chrono::steady_clock::now() + 60s;
+         exits == 0 && std::chrono::steady_clock::now() < deadline;) {
+        if (exited(a)) {
+            loser = a;
+            ++exits;
+        }
+        if (exited(b)) {
+            loser = b;
+            ++exits;
+        }
+        std::this_thread::sleep_for(20ms);
+    }
+    REQUIRE(exits == 1);
+    const pid_t winner = loser == a ? b : a;
+    std::this_thread::sleep_for(200ms);
+    CHECK_FALSE(exited(winner));
+    ::kill(winner, SIGKILL);
+    (void)wait_match(winner, dir);
+    const std::string loser_dir = dir + (loser == a ? "/c3" : "/c4");
+    CHECK(read_text(loser_dir + "/stderr.txt").find("holds another job") != std::string::npos);
+    // The queue holds the winner's pairs alone (before, both matches' pairs, mixed).
+    const auto length = redis_cli(redis.port, "XLEN " + name + ":pairs");
+    REQUIRE(!length.empty());
+    CHECK(std::atoi(length[0].c_str()) == (winner == a ? 20000 : 30000));
 }
