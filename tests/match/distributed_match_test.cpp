@@ -95,6 +95,28 @@ std::vector<std::string> sorted_results(const std::string& log) {
     return lines;
 }
 
+// A small match of engine (depth 2) against engine (depth 1) from random 8-ply openings.
+std::vector<std::string> small_match(const std::string& engine, const std::string& seed, const std::string& games) {
+    return {"--engine",
+            "name=a",
+            engine,
+            "depth=2",
+            "--engine",
+            "name=b",
+            engine,
+            "depth=1",
+            "--random-openings",
+            "8",
+            "--balance-depth",
+            "0",
+            "--seed",
+            seed,
+            "--games",
+            games,
+            "--progress",
+            "off"};
+}
+
 bool exited(pid_t pid) {
     int status = 0;
     return ::waitpid(pid, &status, WNOHANG) == pid;
@@ -340,28 +362,8 @@ TEST_CASE("distributed match: more games on resume, and a results entry with a l
     const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
     const std::string engine = "cmd=" + engine_binary();
     const auto match = [&](const std::string& games, std::vector<std::string> extra) {
-        std::vector<std::string> a = {"--engine",
-                                      "name=a",
-                                      engine,
-                                      "depth=2",
-                                      "--engine",
-                                      "name=b",
-                                      engine,
-                                      "depth=1",
-                                      "--random-openings",
-                                      "8",
-                                      "--balance-depth",
-                                      "0",
-                                      "--seed",
-                                      "5",
-                                      "--games",
-                                      games,
-                                      "--progress",
-                                      "off",
-                                      "--out",
-                                      dir + "/dist",
-                                      "--queue",
-                                      queue};
+        std::vector<std::string> a = small_match(engine, "5", games);
+        a.insert(a.end(), {"--out", dir + "/dist", "--queue", queue});
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
     };
@@ -439,29 +441,9 @@ TEST_CASE("distributed match: of two coordinators racing on one empty queue, one
     // Two different matches (seeds 3 and 4), large enough that building a queue takes a while.
     const auto coordinator = [&](const std::string& seed, const std::string& games) {
         fs::create_directories(dir + "/c" + seed);
-        return start_match({"--engine",
-                            "name=a",
-                            engine,
-                            "depth=2",
-                            "--engine",
-                            "name=b",
-                            engine,
-                            "depth=1",
-                            "--random-openings",
-                            "8",
-                            "--balance-depth",
-                            "0",
-                            "--seed",
-                            seed,
-                            "--games",
-                            games,
-                            "--progress",
-                            "off",
-                            "--out",
-                            dir + "/m" + seed,
-                            "--queue",
-                            queue},
-                           dir + "/c" + seed);
+        std::vector<std::string> args = small_match(engine, seed, games);
+        args.insert(args.end(), {"--out", dir + "/m" + seed, "--queue", queue});
+        return start_match(args, dir + "/c" + seed);
     };
     const pid_t a = coordinator("3", "40000");
     const pid_t b = coordinator("4", "60000");
