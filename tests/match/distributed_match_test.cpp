@@ -122,6 +122,29 @@ bool exited(pid_t pid) {
     return ::waitpid(pid, &status, WNOHANG) == pid;
 }
 
+// Whether `pid` exits within `limit`; killed (SIGKILL) when it does not.
+bool wait_exit(pid_t pid, std::chrono::seconds limit) {
+    for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;) {
+        if (exited(pid)) return true;
+        std::this_thread::sleep_for(20ms);
+    }
+    ::kill(pid, SIGKILL);
+    return false;
+}
+
+// A scratch folder with a redis-server in it, and the address of a queue named for this process.
+struct QueueSetup {
+    std::string dir;
+    RedisServer redis;
+    std::string name;
+    std::string queue;
+    QueueSetup(const std::string& scratch, const std::string& prefix)
+        : dir(scratch_dir(scratch)),
+          redis(dir),
+          name(prefix + std::to_string(::getpid())),
+          queue("redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name) {}
+};
+
 }  // namespace
 
 TEST_CASE("distributed match: a worker killed mid-pair and a coordinator killed once lose and double nothing") {
@@ -315,14 +338,6 @@ TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coor
         fs::create_directories(dir + "/" + sub);
         return start_program(train, args, dir + "/" + sub);
     };
-    const auto wait_exit = [](pid_t pid, std::chrono::seconds limit) {
-        for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;) {
-            if (exited(pid)) return true;
-            std::this_thread::sleep_for(20ms);
-        }
-        ::kill(pid, SIGKILL);
-        return false;
-    };
     REQUIRE(wait_exit(start_train(run({"--out", dir + "/local.wtb"}), "local"), 120s));
     pid_t coordinator = start_train(run({"--out", dir + "/dist.wtb", "--queue", queue}), "coord");
     const pid_t w1 = start_train({"selfplay-worker", "--queue", queue, "--consumer", "w1"}, "w1");
@@ -356,24 +371,17 @@ TEST_CASE("distributed match: more games on resume, and a results entry with a l
         MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
         return;
     }
-    const std::string dir = scratch_dir("distributed-grow");
-    RedisServer redis(dir);
-    const std::string name = "g" + std::to_string(::getpid());
-    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
+    const QueueSetup setup("distributed-grow", "g");
+    const std::string& dir = setup.dir;
+    const RedisServer& redis = setup.redis;
+    const std::string& name = setup.name;
+    const std::string& queue = setup.queue;
     const std::string engine = "cmd=" + engine_binary();
     const auto match = [&](const std::string& games, std::vector<std::string> extra) {
         std::vector<std::string> a = small_match(engine, "5", games);
         a.insert(a.end(), {"--out", dir + "/dist", "--queue", queue});
         a.insert(a.end(), extra.begin(), extra.end());
         return a;
-    };
-    const auto wait_exit = [](pid_t pid, std::chrono::seconds limit) {
-        for (auto deadline = std::chrono::steady_clock::now() + limit; std::chrono::steady_clock::now() < deadline;) {
-            if (exited(pid)) return true;
-            std::this_thread::sleep_for(20ms);
-        }
-        ::kill(pid, SIGKILL);
-        return false;
     };
     const auto start_in = [&](const std::vector<std::string>& args, const std::string& sub) {
         fs::create_directories(dir + "/" + sub);
@@ -433,10 +441,11 @@ TEST_CASE("distributed match: of two coordinators racing on one empty queue, one
         MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
         return;
     }
-    const std::string dir = scratch_dir("distributed-race");
-    RedisServer redis(dir);
-    const std::string name = "r" + std::to_string(::getpid());
-    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/" + name;
+    const QueueSetup setup("distributed-race", "r");
+    const std::string& dir = setup.dir;
+    const RedisServer& redis = setup.redis;
+    const std::string& name = setup.name;
+    const std::string& queue = setup.queue;
     const std::string engine = "cmd=" + engine_binary();
     // Two different matches (seeds 3 and 4), large enough that building a queue takes a while.
     const auto coordinator = [&](const std::string& seed, const std::string& games) {
