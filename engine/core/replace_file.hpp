@@ -1,10 +1,10 @@
 #pragma once
-// Writing a whole file so that a reader never sees half of it: the bytes go to a new file PATH.tmp.PID-THREAD
-// (created exclusively, never through a file or link already there; another suffix when the name is
-// taken), written and synced to the disk, then renamed over PATH
-// (atomic on one file system; concurrent writers each rename their own file, the last one wins). A writer
-// killed between the two leaves its temporary file behind. Used by every binary format the project writes (weights,
-// books, WTHOR games, sample caches, Edax books).
+// Writing a whole file so that a reader never sees half of it: the bytes go to a new file
+// PATH.tmp.PID-THREAD (created exclusively, never through a file or link already there; another suffix
+// when the name is taken), written and synced to the disk, then renamed over PATH (atomic on one file
+// system; concurrent writers each rename their own file, the last one wins). A writer killed between the
+// two leaves its temporary file behind. Used by every binary format the project writes (weights, books,
+// WTHOR games, sample caches, Edax books).
 #include <cstdint>
 #include <span>
 #include <string>

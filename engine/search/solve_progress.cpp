@@ -49,14 +49,9 @@ std::optional<IterationReport> SolveProgress::translate(const endgame::RootProgr
     // A root move: a new best that is not only an upper bound raises the root's lower bound. After the
     // root's pass the move is the opponent's: its new best (exact or a lower bound for the opponent, Exact
     // or Upper once negated) lowers the root's upper bound.
-    if (!p.new_best) return std::nullopt;
-    if (p.root_passed) {
-        if (p.bound == Bound::Lower) return std::nullopt;
-        r.bound = Bound::Upper;
-    } else {
-        if (p.bound == Bound::Upper) return std::nullopt;
-        r.bound = Bound::Lower;
-    }
+    const Bound gained = p.root_passed ? Bound::Upper : Bound::Lower;
+    if (!p.new_best || p.bound == negated(gained)) return std::nullopt;
+    r.bound = gained;
     if (repeats(r)) return std::nullopt;
     return r;
 }

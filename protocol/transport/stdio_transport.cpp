@@ -54,13 +54,8 @@ session::JobDoneNotifier job_done_notifier(int fd) {
 class StdioLoop {
 public:
     // `signals`: -1 when there is no signalfd.
-    StdioLoop(std::size_t max_line, dispatch::Session& session, session::LineSink sink, int wake, int signals)
-        : session_(session),
-          sink_(std::move(sink)),
-          splitter_(max_line),
-          max_line_(max_line),
-          wake_(wake),
-          signals_(signals) {}
+    StdioLoop(std::size_t max_line, dispatch::Session& session, int wake, int signals)
+        : session_(session), splitter_(max_line), max_line_(max_line), wake_(wake), signals_(signals) {}
 
     // Until quit or a signal; after the end of input, until the waiting commands and the job are done.
     void run() {
@@ -110,14 +105,13 @@ private:
         }
         const auto on_overlong = [this] {
             // In the session's protocol (NBoard: a status error line, which a GUI shows).
-            sink_(session_.error_line("line longer than " + std::to_string(max_line_) + " bytes; ignored"));
+            session_.send_error("line longer than " + std::to_string(max_line_) + " bytes; ignored");
             spdlog::warn("stdio: a line longer than {} bytes was discarded", max_line_);
         };
         splitter_.feed(std::string_view(buffer_.data(), static_cast<std::size_t>(n)), on_line, on_overlong);
     }
 
     dispatch::Session& session_;
-    session::LineSink sink_;  // the session's (an error line for an overlong input line)
     LineSplitter splitter_;
     std::size_t max_line_;
     int wake_;
@@ -147,13 +141,12 @@ int run_stdio(const StdioOptions& options) {
     }
     UniqueFd wake_read(wake[0]);
     UniqueFd wake_write(wake[1]);
-    const session::LineSink sink = stdout_sink();
-    auto created = dispatch::Session::create(options.session, sink, job_done_notifier(wake_write.get()));
+    auto created = dispatch::Session::create(options.session, stdout_sink(), job_done_notifier(wake_write.get()));
     if (!created) {
         spdlog::error("cannot start the session: {}", created.error().message);
         return 1;
     }
-    StdioLoop loop(options.max_line, **created, sink, wake_read.get(), signals.get());
+    StdioLoop loop(options.max_line, **created, wake_read.get(), signals.get());
     loop.run();
     (*created)->shutdown();  // before the pipe closes: the job's thread may still write to it
     return 0;

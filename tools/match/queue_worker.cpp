@@ -57,7 +57,7 @@ std::vector<int> parse_games(const std::string& text) {
     while (std::getline(in, g, ',')) {
         int v = 0;
         const auto [end, ec] = std::from_chars(g.data(), g.data() + g.size(), v);
-        if (ec != std::errc() || end != g.data() + g.size() || g.empty()) return {};
+        if (ec != std::errc() || end != g.data() + g.size()) return {};
         games.push_back(v);
     }
     return games;
@@ -121,11 +121,11 @@ public:
         }
         watcher.stop();
         spdlog::info("worker {}: {} games played; {}", options_.consumer, games_played_.load(),
-                     !error_.empty() ? error_
-                     : restart_      ? restart_reason_
-                                     : "the match is over");
+                     !error_.empty()            ? error_
+                     : !restart_reason_.empty() ? restart_reason_
+                                                : "the match is over");
         if (interrupted_) return 130;  // a Job restarts it; its pair is reclaimed
-        return error_.empty() && !restart_ ? 0 : 1;
+        return error_.empty() && restart_reason_.empty() ? 0 : 1;
     }
 
 private:
@@ -136,13 +136,12 @@ private:
     }
     [[nodiscard]] bool stopping() {
         std::lock_guard lock(mutex_);
-        return !error_.empty() || restart_;
+        return !error_.empty() || !restart_reason_.empty();
     }
     // The worker must load the match again: it takes no more pairs, finishes the ones it plays and exits 1.
     void restart(const std::string& reason) {
         std::lock_guard lock(mutex_);
-        if (!restart_) restart_reason_ = reason;
-        restart_ = true;
+        if (restart_reason_.empty()) restart_reason_ = reason;
     }
 
     void play_loop(Heartbeat& heartbeat) {
@@ -228,8 +227,7 @@ private:
     std::atomic<int> games_played_{0};
     std::mutex mutex_;
     std::string error_;           // guarded by mutex_
-    bool restart_ = false;        // guarded by mutex_
-    std::string restart_reason_;  // guarded by mutex_
+    std::string restart_reason_;  // guarded by mutex_; set: the worker restarts (restart())
 };
 
 // Waits for the match on the queue, then builds it from the coordinator's command line.

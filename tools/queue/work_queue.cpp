@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cassert>
-
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -76,6 +75,13 @@ std::optional<std::string> args_error(const std::vector<std::string>& args) {
 
 namespace {
 
+// XADD of one work item (its fields) to the items stream.
+std::vector<std::string> add_item_command(const QueueKeys& keys, const std::vector<std::string>& fields) {
+    std::vector<std::string> cmd{"XADD", keys.items, "*"};
+    cmd.insert(cmd.end(), fields.begin(), fields.end());
+    return cmd;
+}
+
 // The commands that (re)build the queue for a job, the fingerprint last.
 std::vector<std::vector<std::string>> build_commands(const QueueKeys& keys, const std::string& fingerprint,
                                                      const std::string& args,
@@ -83,11 +89,7 @@ std::vector<std::vector<std::string>> build_commands(const QueueKeys& keys, cons
     std::vector<std::vector<std::string>> cmds{{"DEL", keys.args, keys.items, keys.results, keys.stop},
                                                {"SET", keys.args, args},
                                                {"XGROUP", "CREATE", keys.items, kWorkerGroup, "0", "MKSTREAM"}};
-    for (const auto& fields : item_fields) {
-        std::vector<std::string> cmd{"XADD", keys.items, "*"};
-        cmd.insert(cmd.end(), fields.begin(), fields.end());
-        cmds.push_back(std::move(cmd));
-    }
+    for (const auto& fields : item_fields) cmds.push_back(add_item_command(keys, fields));
     cmds.push_back({"SET", keys.fingerprint, fingerprint});
     return cmds;
 }
@@ -149,9 +151,7 @@ Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::s
         std::map<std::string, std::string> as_map;
         for (std::size_t i = 0; i + 1 < fields.size(); i += 2) as_map[fields[i]] = fields[i + 1];
         if (present.count(as_map)) continue;
-        std::vector<std::string> cmd{"XADD", keys.items, "*"};
-        cmd.insert(cmd.end(), fields.begin(), fields.end());
-        if (auto r = redis.command(cmd); !r) return r.error();
+        if (auto r = redis.command(add_item_command(keys, fields)); !r) return r.error();
         ++added;
     }
     return added;

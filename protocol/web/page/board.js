@@ -135,10 +135,12 @@
     queue = queue.filter((r) => r.keep);
     if (inflight && !inflight.keep) {
       inflight.stale = true;
-      if (inflight.expect === 'bestmove') showThinking('');
-      if (inflight.expect === 'bestmove' && !inflight.stopSent) {
-        inflight.stopSent = true;
-        sendNow({ type: 'stop' });
+      if (inflight.expect === 'bestmove') {
+        showThinking('');
+        if (!inflight.stopSent) {
+          inflight.stopSent = true;
+          sendNow({ type: 'stop' });
+        }
       }
     }
   }
@@ -651,16 +653,17 @@
     const open = connected();
     const searching = open && inflight !== null && inflight.expect === 'bestmove' && !inflight.stale;
     board.dataset.busy = busy() ? '1' : '0';
-    board.classList.toggle('playable', playable());
+    const canPlay = playable();
+    board.classList.toggle('playable', canPlay);
     for (const square of board.children) {
-      const active = playable() && square.classList.contains('legal');
+      const active = canPlay && square.classList.contains('legal');
       square.tabIndex = active ? 0 : -1;
       square.setAttribute('aria-disabled', active ? 'false' : 'true');
     }
     $('undo').disabled = !open || lastHumanMove() < 0;
     $('redo').disabled = !open || game.redo.length === 0;
     $('stop').disabled = !searching || inflight.stopSent === true;
-    $('hint').disabled = !playable();
+    $('hint').disabled = !canPlay;
     for (const id of ['new-game', 'opening', 'load']) $(id).disabled = !open;
     for (const id of ['export-ggf', 'export-transcript']) $(id).disabled = !open || !state;
     const status = statusText();
