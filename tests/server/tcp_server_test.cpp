@@ -274,6 +274,18 @@ TEST_CASE("tcp an NBoard session on the server") {
     CHECK(!c.read_until("=== ").empty());
 }
 
+TEST_CASE("tcp an overlong line in an NBoard session gets an NBoard error line") {
+    ServerProcess server({"--max-line", "512"});
+    LineChannel c = server.connect();
+    c.send("nboard 2");
+    CHECK(starts_with(*c.read_line(), "set myname "));
+    c.send("set game " + std::string(2000, 'x'));
+    const auto l = c.read_line();
+    REQUIRE(l);
+    CHECK_MESSAGE(starts_with(*l, "status error: line longer than 512 bytes"), *l);  // not info string error
+    CHECK(c.wait_closed());
+}
+
 TEST_CASE("tcp short load: 64 clients with short searches and random stops") {
     ServerProcess server({"--max-sessions", "64", "--hash", "1", "--max-memory", "452"});  // 68 + 64 x (2 + 4)
     constexpr int kClients = 64;
