@@ -345,6 +345,30 @@ def play_game(page):
     return moves, history, s
 
 
+def check_level_bounds(page, select_cls):
+    """A depth below the field's bounds plays at depth 1 (before: sent as given, refused, and the engine
+    stalled on "thinking…"); the live status line is written only when its text changes (before: at every
+    engine report, dozens of times a search)."""
+    page.click('#new-game')
+    s = page.wait_for('a new game', lambda s: page.settled(s) and s['ply'] == 0 and s['toMove'] == 'black')
+    select_cls(page.element('#level-kind')).select_by_value('depth')
+    page.set_value('#level-value', -5)
+    page.driver.execute_script(
+        "window.statusWrites = 0;"
+        "new MutationObserver((m) => { window.statusWrites += m.length; })"
+        ".observe(document.getElementById('status'), {childList: true, characterData: true, subtree: true});")
+    for ply in (0, 2):
+        move = sorted(legal_moves(s['board'], HUMAN))[0]
+        page.click(f'#board .square[data-square="{move}"]')
+        s = page.wait_for(f'the engine at depth -5 (played at depth 1) to answer {move}',
+                          lambda s: page.settled(s) and s['ply'] > ply and s['toMove'] == 'black')
+        check(not s['error'], f'the page shows an error at depth -5: {s["error"]}')
+    writes = page.driver.execute_script('return window.statusWrites;')
+    # Each of the four moves changes the line at most twice (the engine thinking, the human to move).
+    check(writes <= 8, f'the status line was written {writes} times in four moves')
+    print(f'  a depth of -5 plays at depth 1; the status line written {writes} times in 4 moves: ok', flush=True)
+
+
 def run(args, selenium):
     webdriver, options_cls, service_cls, by, wait_cls, select_cls = selenium
     err_file = tempfile.TemporaryFile(mode='w+')
@@ -444,6 +468,7 @@ def run(args, selenium):
         check_board(s, opening_board)
         check(s['toMove'] == 'black', f'after the opening {s["toMove"]} is to move, not Black')
         print('  an opening given as a board: ok', flush=True)
+        check_level_bounds(page, select_cls)
         s = page.snapshot()
         check(not s['error'], f'the page shows an error: {s["error"]}')
         print(f'PASS: {len(moves)} plies played; screenshots in {args.out}', flush=True)
