@@ -448,14 +448,16 @@ TEST_CASE("distributed match: of two coordinators racing on one empty queue, one
     const std::string& queue = setup.queue;
     const std::string engine = "cmd=" + engine_binary();
     // Two different matches (seeds 3 and 4), large enough that building a queue takes a while.
-    const auto coordinator = [&](const std::string& seed, const std::string& games) {
-        fs::create_directories(dir + "/c" + seed);
+    const auto coordinator = [&](const std::string& seed, const std::string& games, const std::string& sub,
+                                 std::vector<std::string> extra) {
+        fs::create_directories(dir + "/" + sub);
         std::vector<std::string> args = small_match(engine, seed, games);
         args.insert(args.end(), {"--out", dir + "/m" + seed, "--queue", queue});
-        return start_match(args, dir + "/c" + seed);
+        args.insert(args.end(), extra.begin(), extra.end());
+        return start_match(args, dir + "/" + sub);
     };
-    const pid_t a = coordinator("3", "40000");
-    const pid_t b = coordinator("4", "60000");
+    const pid_t a = coordinator("3", "40000", "c3", {});
+    const pid_t b = coordinator("4", "60000", "c4", {});
     // The loser exits with the other match's fingerprint named; the winner waits for workers.
     int exits = 0;
     pid_t loser = 0;
@@ -482,5 +484,21 @@ TEST_CASE("distributed match: of two coordinators racing on one empty queue, one
     // The queue holds the winner's pairs alone (before, both matches' pairs, mixed).
     const auto length = redis_cli(redis.port, "XLEN " + name + ":pairs");
     REQUIRE(!length.empty());
-    CHECK(std::atoi(length[0].c_str()) == (winner == a ? 20000 : 30000));
+    const int pairs = winner == a ? 20000 : 30000;
+    CHECK(std::atoi(length[0].c_str()) == pairs);
+
+    // The winner resumed with one more pair: resume_job reads the stream in pages of 10,000 items and adds
+    // only the missing pair (a reader that stopped after its first page would add 10,000 or 20,000).
+    const std::string seed = winner == a ? "3" : "4";
+    const pid_t resumed =
+        coordinator(seed, std::to_string(2 * pairs + 2), "resumed", {"--resume", "--log-level", "info"});
+    for (int i = 0; i < 3000 && read_text(dir + "/resumed/stderr.txt").find("pairs added") == std::string::npos &&
+                    !exited(resumed);
+         ++i)
+        std::this_thread::sleep_for(20ms);
+    ::kill(resumed, SIGKILL);
+    (void)wait_match(resumed, dir);
+    const std::string log = read_text(dir + "/resumed/stderr.txt");
+    CHECK_MESSAGE(log.find(" 1 colour pairs added") != std::string::npos, log);
+    CHECK(std::atoi(redis_cli(redis.port, "XLEN " + name + ":pairs").at(0).c_str()) == pairs + 1);
 }
