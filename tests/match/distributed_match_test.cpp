@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "tests/match/match_harness.hpp"
+#include "tools/queue/work_queue.hpp"
 
 using namespace reversi::match_test;
 using namespace std::chrono_literals;
@@ -501,4 +502,40 @@ TEST_CASE("distributed match: of two coordinators racing on one empty queue, one
     const std::string log = read_text(dir + "/resumed/stderr.txt");
     CHECK_MESSAGE(log.find(" 1 colour pairs added") != std::string::npos, log);
     CHECK(std::atoi(redis_cli(redis.port, "XLEN " + name + ":pairs").at(0).c_str()) == pairs + 1);
+}
+
+TEST_CASE("queue: the heartbeat reconnects when its connection is killed, so a held item is never reclaimed") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    const QueueSetup setup("heartbeat", "h");
+    const int port = setup.redis.port;
+    const std::string items = setup.name + ":pairs";
+    REQUIRE(!redis_cli(port, "XGROUP CREATE " + items + " workers $ MKSTREAM").empty());
+    REQUIRE(!redis_cli(port, "XADD " + items + " '*' games 0,1").empty());
+    const auto read = redis_cli(port, "XREADGROUP GROUP workers w COUNT 1 STREAMS " + items + " '>'");
+    REQUIRE(read.size() == 4);  // stream, id, field, value
+    const auto address = reversi::queue::parse_queue_url(setup.queue);
+    REQUIRE(address);
+    // Reclaimed after 400 ms without a beat; the heartbeat beats every 100 ms.
+    reversi::queue::Heartbeat heartbeat(*address, reversi::queue::QueueKeys(setup.name, "pairs"), "w", 400ms);
+    heartbeat.hold(read[1], true);
+    const auto idle_ms = [&] {
+        const auto pending = redis_cli(port, "XPENDING " + items + " workers - + 10");  // id, consumer, idle, count
+        return pending.size() == 4 ? std::atoi(pending[2].c_str()) : -1;
+    };
+    // A beat after the kill shows as an idle time shorter than the time since the kill (without one, the
+    // idle time only grows: at least 500 ms from 500 ms after the kill on).
+    for (int kill = 0; kill < 3; ++kill) {
+        std::this_thread::sleep_for(300ms);
+        CHECK(redis_cli(port, "CLIENT KILL TYPE normal").size() == 1);  // the heartbeat's connection
+        std::this_thread::sleep_for(500ms);
+        int idle = idle_ms();
+        for (int i = 0; i < 100 && !(idle >= 0 && idle < 300); ++i) {
+            std::this_thread::sleep_for(50ms);
+            idle = idle_ms();
+        }
+        CHECK_MESSAGE((idle >= 0 && idle < 300), "idle " << idle << " ms after kill " << kill);  // before: growing
+    }
 }
