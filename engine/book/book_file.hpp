@@ -70,7 +70,7 @@ inline constexpr std::size_t kMaxBookFileBytes = std::size_t{64} << 20;
 [[nodiscard]] Expected<Book> decode_book(std::span<const std::uint8_t> bytes, const std::string& source);
 // Reads (only a regular file, at most kMaxBookFileBytes) and decodes; never throws.
 [[nodiscard]] Expected<Book> load_book_file(const std::string& path, const std::string& source = {});
-// Writes to path + ".tmp" and renames, so an interrupted save never leaves a half-written file.
+// Writes through replace_file (engine/core/replace_file.hpp): an interrupted save never leaves a half-written file.
 [[nodiscard]] Expected<bool> save_book_file(const Book& book, const std::string& path);
 
 }  // namespace reversi::book

@@ -18,5 +18,10 @@ namespace reversi {
 // create the file", "<what> PATH.tmp.ID: write error", "<what> PATH: cannot rename PATH.tmp.ID: <reason>".
 [[nodiscard]] Expected<bool> replace_file(const std::string& path, std::span<const std::uint8_t> bytes,
                                           std::string_view what);
+// The same for text.
+[[nodiscard]] inline Expected<bool> replace_file(const std::string& path, std::string_view text,
+                                                 std::string_view what) {
+    return replace_file(path, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), what);
+}
 
 }  // namespace reversi

@@ -11,7 +11,13 @@ class UniqueFd {
 public:
     explicit UniqueFd(int fd) noexcept : fd_(fd) {}
     UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
-    UniqueFd& operator=(UniqueFd&&) = delete;
+    UniqueFd& operator=(UniqueFd&& other) noexcept {
+        if (this != &other) {
+            reset();
+            fd_ = other.release();
+        }
+        return *this;
+    }
     ~UniqueFd() { reset(); }
 
     [[nodiscard]] int get() const noexcept { return fd_; }

@@ -132,3 +132,66 @@ TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the
     CHECK(mismatch.exit_code == 1);
     CHECK(mismatch.err.find("different match") != std::string::npos);
 }
+
+TEST_CASE("resume: a second runner on the same --out is refused while the first runs; the files stay the runner's") {
+    if (!have_python()) {
+        MESSAGE("python3 not found: skipped");
+        return;
+    }
+    const std::string dir = scratch_dir("same-out");
+    const std::string prefix = dir + "/m";
+    const std::string fds = dir + "/fds.txt";
+    // A slow engine (30 ms a move) that writes down the descriptors it inherited.
+    const std::vector<std::string> args = {"--engine",
+                                           "name=a",
+                                           fake_uci("--seed 11 --mode slow --sleep-ms 30 --fds " + fds),
+                                           "depth=1",
+                                           "--engine",
+                                           "name=b",
+                                           fake_uci("--seed 12"),
+                                           "depth=1",
+                                           "--games",
+                                           "6",
+                                           "--concurrency",
+                                           "1",
+                                           "--random-openings",
+                                           "6",
+                                           "--balance-depth",
+                                           "0",
+                                           "--out",
+                                           prefix,
+                                           "--json"};
+    const auto with = [&](const char* flag) {
+        auto a = args;
+        a.push_back(flag);
+        return a;
+    };
+    const pid_t first = start_match(args, dir);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (complete_lines(prefix + ".log") < 1 && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    // Before, --resume cut and rewrote the files the first runner was writing, and --overwrite emptied them.
+    for (const char* flag : {"--resume", "--overwrite"}) {
+        const auto second = run_match(with(flag), scratch_dir("same-out-second"));
+        CHECK_MESSAGE(second.exit_code == 1, flag);
+        CHECK_MESSAGE(second.err.find("m.log is in use by another reversi-match") != std::string::npos, second.err);
+    }
+    ::kill(first, SIGKILL);
+    (void)wait_match(first, dir);
+    CHECK(read_text(prefix + ".log").rfind("# reversi-match", 0) == 0);  // still the first runner's record
+
+    // A link planted at the name the GGF file was rewritten through on resume (PREFIX.ggf.tmp): not followed.
+    { std::ofstream(dir + "/victim.txt") << "victim\n"; }
+    REQUIRE(::symlink((dir + "/victim.txt").c_str(), (prefix + ".ggf.tmp").c_str()) == 0);
+    const auto resumed = run_match(with("--resume"), dir);
+    INFO(resumed.err);
+    REQUIRE(resumed.exit_code == 0);
+    CHECK(json_int(resumed.out, "games") == 6);
+    CHECK(check_ggf(prefix + ".ggf") == 0);
+    CHECK(read_text(dir + "/victim.txt") == "victim\n");
+    // The engines inherit none of the runner's result files (before: both, open for writing).
+    const std::string inherited = read_text(fds);
+    REQUIRE(!inherited.empty());
+    CHECK_MESSAGE(inherited.find(prefix + ".log") == std::string::npos, inherited);
+    CHECK_MESSAGE(inherited.find(prefix + ".ggf") == std::string::npos, inherited);
+}

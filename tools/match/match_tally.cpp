@@ -1,8 +1,9 @@
 #include "tools/match/match_tally.hpp"
 
+#include <spdlog/spdlog.h>
 #include <cstdio>
-#include <fstream>
 
+#include "engine/core/replace_file.hpp"
 #include "tools/match/summary.hpp"
 #include "tools/match/tournament_summary.hpp"
 
@@ -101,7 +102,9 @@ void MatchTally::report(bool complete, double seconds) const {
         json = tournament_json(t);
         text = tournament_text(t);
     }
-    std::ofstream(config_.out_prefix + ".json", std::ios::trunc) << json;
+    // Replaced whole, so that a reader never sees half a summary.
+    if (auto r = replace_file(config_.out_prefix + ".json", std::string_view(json), "summary"); !r)
+        spdlog::warn("{}", r.error().message);
     std::fputs((config_.json_to_stdout ? json : text).c_str(), stdout);
     std::fflush(stdout);
 }

@@ -1,9 +1,13 @@
 // GGF file and results log, with resume (see result_store.hpp).
 #include "tools/match/result_store.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +15,7 @@
 #include <sstream>
 
 #include "engine/board/notation.hpp"
+#include "engine/core/replace_file.hpp"
 
 namespace reversi::match {
 
@@ -75,6 +80,19 @@ int ggf_game_number(const std::string& line) {
     const auto at = line.find("GN[");
     if (at == std::string::npos) return -1;
     return std::atoi(line.c_str() + at + 3);
+}
+
+// An exclusive lock on the log (created when missing), held as long as the descriptor is open.
+Expected<UniqueFd> lock_log(const std::string& log_path) {
+    UniqueFd fd(::open(log_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+    if (fd.get() < 0) return make_error("cannot open " + log_path + ": " + std::strerror(errno));
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            return make_error(log_path +
+                              " is in use by another reversi-match (a match or coordinator with the same --out)");
+        return make_error("cannot lock " + log_path + ": " + std::strerror(errno));
+    }
+    return fd;
 }
 
 }  // namespace
@@ -159,7 +177,7 @@ ResultStore::~ResultStore() {
 }
 
 ResultStore::ResultStore(ResultStore&& other) noexcept
-    : log_(other.log_), ggf_(other.ggf_), previous_(std::move(other.previous_)) {
+    : lock_(std::move(other.lock_)), log_(other.log_), ggf_(other.ggf_), previous_(std::move(other.previous_)) {
     other.log_ = nullptr;
     other.ggf_ = nullptr;
 }
@@ -172,6 +190,12 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
     ResultStore store;
     std::error_code ec;
     const bool log_exists = fs::exists(log_path, ec);
+    if (!resume && !overwrite && (log_exists || fs::exists(ggf_path, ec))) {
+        return make_error(log_path + " or " + ggf_path + " exists: continue it with --resume, or --overwrite");
+    }
+    auto lock = lock_log(log_path);
+    if (!lock) return lock.error();
+    store.lock_ = std::move(*lock);
     if (resume && log_exists) {
         std::uintmax_t covered = 0;
         const auto lines = complete_lines(log_path, covered);
@@ -199,22 +223,13 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
             const int n = ggf_game_number(l);
             if (seen.count(n) && written.insert(n).second) kept += l + "\n";
         }
-        const std::string tmp = ggf_path + ".tmp";
-        {
-            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            out << kept;
-            if (!out) return make_error("cannot write " + tmp);
-        }
-        fs::rename(tmp, ggf_path, ec);
-        if (ec) return make_error("cannot replace " + ggf_path + ": " + ec.message());
-        store.log_ = std::fopen(log_path.c_str(), "ab");
-        store.ggf_ = std::fopen(ggf_path.c_str(), "ab");
+        if (auto r = replace_file(ggf_path, std::string_view(kept), "games"); !r) return r.error();
+        // "e": close-on-exec, so that the engines the runner starts do not inherit the files.
+        store.log_ = std::fopen(log_path.c_str(), "abe");
+        store.ggf_ = std::fopen(ggf_path.c_str(), "abe");
     } else {
-        if (!resume && !overwrite && (log_exists || fs::exists(ggf_path, ec))) {
-            return make_error(log_path + " or " + ggf_path + " exists: continue it with --resume, or --overwrite");
-        }
-        store.log_ = std::fopen(log_path.c_str(), "wb");
-        store.ggf_ = std::fopen(ggf_path.c_str(), "wb");
+        store.log_ = std::fopen(log_path.c_str(), "wbe");
+        store.ggf_ = std::fopen(ggf_path.c_str(), "wbe");
         if (store.log_ && !write_and_sync(store.log_, kLogHeader + fingerprint + "\n")) {
             return make_error("cannot write " + log_path);
         }

@@ -6,7 +6,8 @@
 //                 "game I opening O black B discs D reason R faulty F detail TEXT"
 // The log is the record: on --resume, a torn last line (the runner was killed while writing) is cut
 // off, GGF games that have no log line (killed between the two writes) or that appear twice are
-// dropped, and the match plays only the games that are not in the log.
+// dropped, and the match plays only the games that are not in the log. The store holds an exclusive lock
+// (flock) on <prefix>.log while it is open: a second runner or coordinator given the same --out is refused.
 #include <array>
 #include <cstdio>
 #include <set>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "engine/core/expected.hpp"
+#include "engine/core/unique_fd.hpp"
 #include "tools/match/game.hpp"
 
 namespace reversi::match {
@@ -39,7 +41,7 @@ public:
     ResultStore& operator=(ResultStore&&) = delete;
 
     // Opens <prefix>.log/.ggf. Without `resume` the files must not exist unless `overwrite`. With
-    // `resume` the log's fingerprint must equal `fingerprint`.
+    // `resume` the log's fingerprint must equal `fingerprint`. An error when another process holds them.
     [[nodiscard]] static Expected<ResultStore> open(const std::string& prefix, const std::string& fingerprint,
                                                     bool resume, bool overwrite);
 
@@ -51,6 +53,7 @@ public:
     [[nodiscard]] Expected<bool> append_lines(const std::string& ggf_line, const std::string& log_line);
 
 private:
+    UniqueFd lock_{-1};  // <prefix>.log, locked
     std::FILE* log_ = nullptr;
     std::FILE* ggf_ = nullptr;
     std::vector<GameResult> previous_;

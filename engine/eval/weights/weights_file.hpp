@@ -129,7 +129,7 @@ inline constexpr std::size_t kAnyFileBytes = std::numeric_limits<std::size_t>::m
                                                                      const std::string& what = "weights");
 // read_weights_bytes() then decode_weights(); never throws.
 [[nodiscard]] Expected<WeightSet> load_weights_file(const std::string& path, const std::string& source = {});
-// Writes to path + ".tmp" and renames, so an interrupted save never leaves a half-written file.
+// Writes through replace_file (engine/core/replace_file.hpp): an interrupted save never leaves a half-written file.
 [[nodiscard]] Expected<bool> save_weights_file(const WeightSet& set, const std::string& path);
 
 }  // namespace reversi::eval

@@ -11,6 +11,7 @@
 --mode pass          answers `bestmove pass` (while it has moves) after --after N `go` commands
 --mode slow          sleeps --sleep-ms before every bestmove
 --mode nostart       exits at once without a handshake
+--fds FILE           appends the targets of its open file descriptors to FILE at start (what it inherited)
 --listen PORTFILE    serve the protocol over TCP on 127.0.0.1 (a free port, written to PORTFILE), one
                      session per connection, instead of stdin/stdout
 """
@@ -118,7 +119,17 @@ def main():
     ap.add_argument('--seed', type=int, default=0)
     ap.add_argument('--sleep-ms', type=int, default=0)
     ap.add_argument('--listen', default='')
+    ap.add_argument('--fds', default='')
     args = ap.parse_args()
+    if args.fds:
+        targets = []
+        for fd in os.listdir('/proc/self/fd'):
+            try:
+                targets.append(os.readlink('/proc/self/fd/' + fd))
+            except OSError:  # the folder's own descriptor, closed meanwhile
+                pass
+        with open(args.fds, 'a') as f:
+            f.write('\n'.join(targets) + '\n')
     if args.mode == 'nostart':
         return 3
     if signals_blocked():
