@@ -63,6 +63,12 @@ bool Session::starts_job(std::string_view command) const {
     return command == "go" || command == "perft" || command == "bench";
 }
 
+bool Session::passes_queue(std::string_view command) const {
+    if (!is_immediate(command)) return false;
+    if (command == "isready") return true;
+    return command == "ponderhit" && uci_.pondering();
+}
+
 Status Session::handle_line(std::string_view line) {
     const std::string command = first_word(line);
     if (command.empty()) return Status::Continue;
@@ -80,7 +86,10 @@ Status Session::handle_line(std::string_view line) {
         quitting_ = true;
         return Status::Continue;
     }
-    const bool wait = !pending_.empty() || (ctx_->busy() && !is_immediate(command) && !passes_job(command));
+    // Before, a ponderhit waited behind any queued line (an unknown word, a setoption) that itself waited
+    // for the pondering search to end: the search pondered on past its clock.
+    const bool wait = (!pending_.empty() && !passes_queue(command)) ||
+                      (ctx_->busy() && !is_immediate(command) && !passes_job(command));
     if (!wait) return dispatch_guarded(line);
     if (is_stop(command)) {
         stop_running_and_waiting();

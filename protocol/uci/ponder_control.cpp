@@ -36,6 +36,11 @@ std::optional<PonderControl::Clock::time_point> PonderControl::soft_deadline() c
     return plan_.received + share;
 }
 
+bool PonderControl::awaits_answer() const {
+    std::lock_guard lock(mutex_);
+    return state_ == State::Pondering || state_ == State::Waiting;
+}
+
 bool PonderControl::hit(Clock::time_point now) {
     bool stop_now = false;
     bool searching = false;

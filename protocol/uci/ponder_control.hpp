@@ -49,6 +49,8 @@ public:
     // stop (any thread): a pondering or waiting search answers now (its stop flag is already raised).
     void release() noexcept;
     [[nodiscard]] const PonderPlan& plan() const noexcept { return plan_; }
+    // Pondering or waiting: neither ponderhit nor stop came yet.
+    [[nodiscard]] bool awaits_answer() const;
 
     // Job thread, after each completed iteration: ponderhit came and the soft limit has passed. The soft
     // limit is the plan's share scaled as a timed search scales its own (engine/search/soft_limit.hpp:

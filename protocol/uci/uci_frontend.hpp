@@ -17,6 +17,8 @@ class UciFrontend {
 public:
     explicit UciFrontend(session::EngineContext& ctx) : ctx_(ctx) {}
     session::Status handle(std::string_view line);
+    // A go ponder's search runs and awaits its ponderhit or stop.
+    [[nodiscard]] bool pondering() const { return ponder_ && ctx_.busy() && ponder_->awaits_answer(); }
 
 private:
     void cmd_uci();

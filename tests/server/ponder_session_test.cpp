@@ -116,6 +116,33 @@ TEST_CASE("stop during go ponder gives the bestmove at once and so does quit") {
     CHECK(engine.wait_exit() == 0);
 }
 
+TEST_CASE("isready and ponderhit pass the commands that wait behind a pondering search") {
+    EngineProcess engine;
+    auto& io = engine.io();
+    ready(io);
+    io.send("position startpos moves f5");
+    io.send("go ponder btime 30000 wtime 30000");
+    CHECK(count_prefix(read_for(io, 200ms), "bestmove") == 0);
+    // Each waits for the pondering search to end; before, the isready and the ponderhit waited behind them,
+    // and the search pondered on (a GUI's clock ran out) until a stop.
+    io.send("xyzzy");
+    io.send("setoption name MultiPV value 1");
+    io.send("go depth 2");
+    io.send("isready");
+    const auto answered = io.read_until("readyok", 2s);
+    REQUIRE(!answered.empty());
+    CHECK(count_prefix(answered, "bestmove") == 0);
+    io.send("ponderhit");
+    std::vector<std::string> lines = io.read_until("bestmove ", 10s);  // without a stop
+    REQUIRE(!lines.empty());
+    for (const auto& l : io.read_until("bestmove ", 10s)) lines.push_back(l);  // the go depth 2's
+    io.send("isready");
+    for (const auto& l : io.read_until("readyok", 5s)) lines.push_back(l);
+    CHECK(count_prefix(lines, "bestmove ") == 2);
+    CHECK(count_prefix(lines, "info string error: unknown command 'xyzzy'") == 1);
+    CHECK(count_prefix(lines, "info string error: ponderhit") == 0);
+}
+
 TEST_CASE("ponderhit without a pondering search gives an error line and the session goes on") {
     EngineProcess engine;
     auto& io = engine.io();
