@@ -1,6 +1,12 @@
 // The runner drives engines over NBoard and over TCP, and two engines at different depths.
 #include <doctest/doctest.h>
 
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <thread>
 
@@ -75,6 +81,39 @@ TEST_CASE("protocols: a TCP engine (host:port) plays a match") {
                                 dir);
     CHECK(gone.exit_code == 1);
     CHECK(gone.err.find("cannot connect") != std::string::npos);
+}
+
+TEST_CASE("protocols: a TCP engine whose server never completes the connection fails within the handshake timeout") {
+    REQUIRE_PYTHON();
+    const std::string dir = scratch_dir("tcp-full");
+    // A listening socket with a full accept queue (backlog 0, two connections never accepted): the kernel
+    // drops further attempts, and a blocking connect waits about two minutes for its retries.
+    const int server = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    REQUIRE(server >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(server, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(server, 0) == 0);
+    socklen_t size = sizeof address;
+    REQUIRE(::getsockname(server, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+    std::vector<int> fillers;
+    for (int i = 0; i < 2; ++i) {
+        fillers.push_back(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        (void)::connect(fillers.back(), reinterpret_cast<const sockaddr*>(&address), sizeof address);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run_match(
+        {"--engine", "name=net", "tcp=127.0.0.1:" + std::to_string(ntohs(address.sin_port)), "depth=1", "--engine",
+         "name=local", fake_uci(), "depth=1", "--games", "2", "--handshake-timeout", "1000", "--out", dir + "/m"},
+        dir);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (int fd : fillers) ::close(fd);
+    ::close(server);
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(seconds < 30);  // before: about 130 s
+    CHECK((r.err.find("cannot connect") != std::string::npos || r.err.find("handshake") != std::string::npos));
 }
 
 TEST_CASE("protocols: the deeper of two searching engines scores better") {

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <thread>
@@ -37,7 +38,35 @@ bool write_all(int fd, const char* data, std::size_t size, bool is_socket) {
     return true;
 }
 
-Expected<int> connect_tcp(const std::string& host, int port) {
+// Connects `fd` to one address by `deadline`, polling every 50 ms for the abort flag (a host that drops
+// the attempt, or a server whose accept queue is full, would hold a blocking connect for about two
+// minutes). Empty, or why not.
+std::string connect_by(int fd, const addrinfo& a, SteadyClock::time_point deadline, const std::atomic<bool>* abort) {
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return errno_text();
+    if (::connect(fd, a.ai_addr, a.ai_addrlen) != 0) {
+        if (errno != EINPROGRESS) return errno_text();
+        for (;;) {
+            if (abort != nullptr && abort->load()) return "interrupted";
+            const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - SteadyClock::now());
+            if (left.count() <= 0) return "no connection within the handshake timeout";
+            pollfd p{fd, POLLOUT, 0};
+            const int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 50)));
+            if (n < 0 && errno != EINTR) return errno_text();
+            if (n <= 0) continue;
+            int error = 0;
+            socklen_t size = sizeof error;
+            if (::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) != 0) return errno_text();
+            if (error != 0) return std::strerror(error);
+            break;
+        }
+    }
+    if (::fcntl(fd, F_SETFL, flags) != 0) return errno_text();  // the writes block, the reads poll
+    return {};
+}
+
+Expected<int> connect_tcp(const std::string& host, int port, SteadyClock::time_point deadline,
+                          const std::atomic<bool>* abort) {
     addrinfo hints{};
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
@@ -54,8 +83,8 @@ Expected<int> connect_tcp(const std::string& host, int port) {
             last_error = errno_text();
             continue;
         }
-        if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) break;
-        last_error = errno_text();
+        last_error = connect_by(fd, *a, deadline, abort);
+        if (last_error.empty()) break;
         ::close(fd);
         fd = -1;
     }
@@ -118,7 +147,9 @@ int child_start_errno(int status_fd) {
 
 }  // namespace
 
-Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineEndpoint& endpoint) {
+Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineEndpoint& endpoint,
+                                                                   SteadyClock::time_point connect_deadline,
+                                                                   const std::atomic<bool>* abort) {
     std::unique_ptr<EngineConnection> conn(new EngineConnection());
     if (!endpoint.transcript_file.empty()) {
         conn->transcript_fd_ =
@@ -128,7 +159,7 @@ Expected<std::unique_ptr<EngineConnection>> EngineConnection::open(const EngineE
         }
     }
     if (!endpoint.tcp_host.empty()) {
-        auto fd = connect_tcp(endpoint.tcp_host, endpoint.tcp_port);
+        auto fd = connect_tcp(endpoint.tcp_host, endpoint.tcp_port, connect_deadline, abort);
         if (!fd) return fd.error();
         conn->read_fd_ = conn->write_fd_ = *fd;
         conn->is_tcp_ = true;

@@ -39,8 +39,11 @@ public:
     EngineConnection(const EngineConnection&) = delete;
     EngineConnection& operator=(const EngineConnection&) = delete;
 
-    // Spawns the process (own process group; killed when the spawning thread's process dies) or connects.
-    [[nodiscard]] static Expected<std::unique_ptr<EngineConnection>> open(const EngineEndpoint& endpoint);
+    // Spawns the process (own process group; killed when the spawning thread's process dies) or connects
+    // (given up at `connect_deadline`, or at once when `abort` becomes true).
+    [[nodiscard]] static Expected<std::unique_ptr<EngineConnection>> open(
+        const EngineEndpoint& endpoint, SteadyClock::time_point connect_deadline = SteadyClock::time_point::max(),
+        const std::atomic<bool>* abort = nullptr);
 
     // Writes one line (a '\n' is appended). False when the engine is gone.
     [[nodiscard]] bool send_line(const std::string& line);

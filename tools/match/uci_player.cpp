@@ -47,7 +47,7 @@ EngineFailure UciPlayer::wait_for(const std::string& token, Millis timeout) {
 
 EngineFailure UciPlayer::start() {
     kill();
-    auto conn = EngineConnection::open(config_.endpoint);
+    auto conn = EngineConnection::open(config_.endpoint, SteadyClock::now() + timeouts_.handshake, timeouts_.abort);
     if (!conn) return {Fault::StartFailed, conn.error().message};
     conn_ = std::move(*conn);
     conn_->set_abort_flag(timeouts_.abort);
