@@ -304,6 +304,17 @@ TEST_CASE("reversi-train selfplay: games from openings, perfect play at the end,
                                 " --games 1 --depth 1 --random-plies 60 --exact-from 10 --out " + games);
     CHECK(WEXITSTATUS(random_late.status) == 1);
     CHECK(random_late.output.find("within --exact-from 10") != std::string::npos);
+    // An --out that cannot be written is refused before the games are played (before: after them).
+    const Run no_folder = run("selfplay --openings " + openings + " --games 1 --depth 1 --out /nonexistent/x.wtb");
+    CHECK(WEXITSTATUS(no_folder.status) == 1);
+    CHECK(no_folder.output.find("no folder /nonexistent") != std::string::npos);
+    CHECK(no_folder.output.find("games,") == std::string::npos);  // no game was played
+    // A pass written in an opening (Black has no move after h6) is played as the games play passes (before:
+    // "the search returned pass").
+    std::ofstream(openings) << "f5f6c4g5h5h4g7h6passc5\n";
+    const Run pass = run("selfplay --openings " + openings + " --games 2 --depth 2 --exact-from 4 --out " + games);
+    CHECK_MESSAGE(pass.status == 0, pass.output);
+    CHECK(read_all(games).size() == 16 + 2 * 68);
     const Run extra = run("train --selfplay /nonexistent.wtb --out " + (dir / "w.weights").string());
     CHECK(WEXITSTATUS(extra.status) == 1);
     for (const char* weight : {"1.5", "0.5:2", "0.5:", "x", "0.5:0.8x"}) {

@@ -8,11 +8,14 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <set>
 #include <thread>
 
+#include "engine/board/notation.hpp"
+#include "engine/board/variant.hpp"
 #include "tests/match/match_harness.hpp"
 #include "tools/queue/work_queue.hpp"
 
@@ -131,6 +134,24 @@ bool wait_exit(pid_t pid, std::chrono::seconds limit) {
     }
     ::kill(pid, SIGKILL);
     return false;
+}
+
+// A complete legal game (the lowest legal square at every move, passes implied) and its black discs as a
+// WTHOR record counts them: a game of no XOT opening (they all start with f5).
+std::pair<std::string, int> lowest_square_game() {
+    reversi::Position pos = reversi::start_position();
+    std::string moves;
+    while (!pos.is_over()) {
+        if (pos.must_pass()) {
+            pos = pos.pass();
+            continue;
+        }
+        const auto m = static_cast<reversi::Move>(std::countr_zero(pos.moves()));
+        moves += reversi::move_to_string(m);
+        pos = pos.play(m);
+    }
+    const int black = pos.side == reversi::Color::Black ? pos.final_score() : -pos.final_score();
+    return {moves, (black + 64) / 2};
 }
 
 // A scratch folder with a redis-server in it, and the address of a queue named for this process.
@@ -357,6 +378,12 @@ TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coor
     CHECK(wait_exit(w1, 10s));
     ::kill(coordinator, SIGKILL);
     CHECK(wait_exit(coordinator, 10s));
+    // A legal, finished game that is not game 0 (another opening), reported as game 0: refused (before, any
+    // legal game was taken for the game it claimed to be).
+    const auto [moves, score] = lowest_square_game();
+    REQUIRE(!redis_cli(redis.port, "XADD " + name + ":results '*' game 0 moves " + moves + " score " +
+                                       std::to_string(score) + " worker evil")
+                 .empty());
     coordinator = start_train(run({"--out", dir + "/dist.wtb", "--queue", queue}), "coord2");
     const pid_t w2 = start_train(
         {"selfplay-worker", "--queue", queue, "--consumer", "w2", "--reclaim-after", "1", "--threads", "2"}, "w2");
@@ -365,6 +392,8 @@ TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coor
     CHECK(read_text(dir + "/dist.wtb") == read_text(dir + "/local.wtb"));
     CHECK(read_text(dir + "/dist.wtb").size() == 16 + 40 * 68);
     CHECK(read_text(dir + "/coord2/stderr.txt").find("(continuing)") != std::string::npos);
+    CHECK(read_text(dir + "/coord2/stderr.txt").find("from evil ignored: it does not start with the game's opening") !=
+          std::string::npos);
 }
 
 TEST_CASE("distributed match: more games on resume, and a results entry with a line break is refused") {

@@ -6,10 +6,13 @@
 // that depth: the trainer gives those positions exact targets and earlier ones the game's result.
 // --random-rate P makes each later move above --random-until empties a random one with probability P %.
 // With --queue, the games are played by workers on other machines (selfplay_queue.cpp); the file is the same.
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -80,6 +83,18 @@ Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlay
 
 // Game i: opening number hash(seed, i) of the list, its own random stream; games are independent, so the
 // file depends on neither the thread count nor the machines.
+// The folder of --out exists and may be written in (checked before hours of games, which were lost when
+// the file could not be written at the end).
+Expected<bool> out_folder_writable(const std::string& out) {
+    const std::filesystem::path folder = std::filesystem::path(out).parent_path();
+    const std::string name = folder.empty() ? "." : folder.string();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(name, ec)) return make_error("--out " + out + ": no folder " + name);
+    if (::access(name.c_str(), W_OK) != 0)
+        return make_error("--out " + out + ": the folder " + name + " is not writable");
+    return true;
+}
+
 std::uint64_t game_seed(std::uint64_t seed, std::size_t i) {
     std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + i + 1;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -106,7 +121,16 @@ std::vector<std::string> SelfPlayJob::game_options() const {
 std::string SelfPlayJob::fingerprint() const {
     std::string text = "selfplay";
     for (const auto& o : game_options()) text += " " + o;
-    return text + " (" + std::to_string(openings.size()) + " openings)";
+    // FNV-1a over the openings' moves: a worker whose file has other openings at the same count (before,
+    // only the count was compared) refuses the job instead of playing other games under its numbers.
+    std::uint64_t hash = 0xcbf29ce484222325ULL;
+    for (const auto& o : openings) {
+        for (Move m : o.moves) hash = (hash ^ static_cast<std::uint64_t>(m)) * 0x100000001b3ULL;
+        hash = (hash ^ 0xffU) * 0x100000001b3ULL;  // the end of an opening
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return text + " (" + std::to_string(openings.size()) + " openings " + hex + ")";
 }
 
 namespace {
@@ -180,7 +204,14 @@ Expected<bool> load_selfplay_openings(SelfPlayJob& job) {
             return make_error("selfplay: opening '" + o.text + "' is a board, not moves from the start");
     }
     job.openings = std::move(*openings);
+    // A pass written in an opening is where the side to move has none: the games play it themselves, and
+    // a WTHOR game leaves it out (before, the written pass was later taken for a move of the game).
+    for (auto& o : job.openings) std::erase(o.moves, kPass);
     return true;
+}
+
+const data::Opening& selfplay_opening(const SelfPlayJob& job, std::size_t i) {
+    return job.openings[game_seed(job.seed, i) % job.openings.size()];
 }
 
 SelfPlayEngine::SelfPlayEngine(int selectivity) {
@@ -191,9 +222,8 @@ SelfPlayEngine::SelfPlayEngine(int selectivity) {
 }
 
 Expected<data::WthorGame> play_selfplay_game(const SelfPlayJob& job, std::size_t i, SelfPlayEngine& engine) {
-    const std::uint64_t g = game_seed(job.seed, i);
-    const auto& opening = job.openings[g % job.openings.size()];
-    auto game = play_game(opening, job, g, engine.searcher, engine.solver);
+    const auto& opening = selfplay_opening(job, i);
+    auto game = play_game(opening, job, game_seed(job.seed, i), engine.searcher, engine.solver);
     if (!game)
         return make_error("game " + std::to_string(i + 1) + " (opening " + opening.text + "): " + game.error().message);
     return game;
@@ -235,6 +265,10 @@ int run_selfplay(const cli::ParsedArgs& args) {
         return 1;
     }
     const SelfPlayJob& job = *parsed;
+    if (auto writable = out_folder_writable(job.out); !writable) {  // before the games, not after them
+        std::fprintf(stderr, "reversi-train: selfplay: %s\n", writable.error().message.c_str());
+        return 1;
+    }
     if (args.has("queue")) return run_selfplay_queue(job, args.get("queue", ""));
     const std::size_t n = job.games;
     std::vector<data::WthorGame> played(n);

@@ -38,7 +38,8 @@ struct SelfPlayJob {
     // The options that decide the games (not --threads, --out), as "--name value" tokens: what a
     // distributed job hands its workers, who rebuild the job from them.
     [[nodiscard]] std::vector<std::string> game_options() const;
-    // Identifies the games (the same options and opening list give the same file).
+    // Identifies the games (the same options and openings give the same file): the options, and the
+    // number of openings and a hash of their moves.
     [[nodiscard]] std::string fingerprint() const;
 };
 
@@ -54,6 +55,8 @@ struct SelfPlayEngine {
     endgame::EndgameSolver solver{32};
 };
 
+// The opening of game i (0-based): one of the list, chosen by a hash of the seed and i.
+[[nodiscard]] const data::Opening& selfplay_opening(const SelfPlayJob& job, std::size_t i);
 // Game i of the job (0-based): deterministic, whatever the thread or machine that plays it.
 [[nodiscard]] Expected<data::WthorGame> play_selfplay_game(const SelfPlayJob& job, std::size_t i,
                                                            SelfPlayEngine& engine);

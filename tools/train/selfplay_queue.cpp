@@ -4,6 +4,7 @@
 // only on the seed and i, so the file is the one a single machine writes with the same options. A result
 // is checked (the moves replayed, the score recomputed) and kept once; a coordinator restarted with the
 // same options continues from the results already on the stream.
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -26,8 +27,9 @@ using namespace queue;
 
 constexpr std::size_t kBatchGames = 10;
 
-// A game as a worker reports it, checked: every move legal (passes implied), the game over, the score right.
-Expected<data::WthorGame> game_from_result(const StreamEntry& e) {
+// Game i as a worker reports it, checked: it starts with game i's opening, every move is legal (passes
+// implied), the game is over and the score right.
+Expected<data::WthorGame> game_from_result(const StreamEntry& e, const SelfPlayJob& job, std::size_t i) {
     auto moves = parse_transcript(e.field("moves"));
     if (!moves) return moves.error();
     Position pos = start_position();
@@ -40,6 +42,9 @@ Expected<data::WthorGame> game_from_result(const StreamEntry& e) {
         game.moves.push_back(m);
     }
     if (!pos.is_over()) return make_error("the game is not over");
+    const auto& opening = selfplay_opening(job, i).moves;
+    if (game.moves.size() < opening.size() || !std::equal(opening.begin(), opening.end(), game.moves.begin()))
+        return make_error("it does not start with the game's opening");
     const int black = pos.side == Color::Black ? pos.final_score() : -pos.final_score();
     game.black_score = (black + 64) / 2;
     game.theoretical_black_score = game.black_score;
@@ -84,7 +89,8 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
             } catch (const std::exception&) {
                 i = job.games;
             }
-            auto game = i < job.games ? game_from_result(e) : Expected<data::WthorGame>(make_error("no such game"));
+            auto game =
+                i < job.games ? game_from_result(e, job, i) : Expected<data::WthorGame>(make_error("no such game"));
             if (!game) {
                 spdlog::warn("selfplay: result {} from {} ignored: {}", e.id, e.field("worker"), game.error().message);
                 continue;
