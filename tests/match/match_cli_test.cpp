@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/board/notation.hpp"
+#include "engine/board/variant.hpp"
 #include "engine/search/searcher.hpp"
 #include "tests/match/match_harness.hpp"
 #include "tests/support/random_positions.hpp"
@@ -256,4 +257,53 @@ TEST_CASE("cli: help, version and clear errors") {
     const auto clock = run_match({"--each", "cmd=x", "tc=fast", "--engine", "--engine"}, dir);
     CHECK(clock.exit_code == 2);
     CHECK(clock.err.find("bad clock") != std::string::npos);
+    // An NBoard engine on a small board: refused (NBoard games are 8x8; before, it lost every game as illegal).
+    const auto nboard = run_match(
+        {"--each", "cmd=x", "depth=1", "--engine", "name=n", "proto=nboard", "--engine", "--variant", "6x6"}, dir);
+    CHECK(nboard.exit_code == 2);
+    CHECK(nboard.err.find("engine n speaks NBoard") != std::string::npos);
+}
+
+TEST_CASE("variants: a 6x6 game is written to the GGF file as a 6x6 board, and replays there") {
+    const std::string dir = scratch_dir("variant-ggf");
+    const std::string engine = "cmd=" + engine_binary();
+    const auto r = run_match({"--engine", "name=a", engine, "depth=1", "--engine", "name=b", engine, "depth=2",
+                              "--variant", "6x6", "--games", "2", "--random-openings", "2", "--out", dir + "/m"},
+                             dir);
+    REQUIRE(r.exit_code == 0);
+    const auto games = read_lines(dir + "/m.ggf");
+    REQUIRE(games.size() == 2);
+    for (const auto& game : games) {
+        CAPTURE(game);
+        // Before: TY[8]BO[8 ...] with the 8x8 board's coordinates, which no GGF reader replays as 6x6.
+        const auto bo = game.find("TY[6]BO[6 ");
+        REQUIRE(bo != std::string::npos);
+        const std::string board = game.substr(bo + 10, 36);
+        reversi::Position pos = reversi::start_position(reversi::Variant::Board6x6);
+        // The 6x6 board's a1 is b2 of the 8x8 one.
+        CHECK(board == "--------------O*----*O--------------");
+        int moves = 0;
+        for (auto at = game.find("[", bo + 10); at != std::string::npos; at = game.find("[", at + 1)) {
+            const char colour = game[at - 1];
+            if ((colour != 'B' && colour != 'W') || game[at - 2] == 'P') continue;  // not B[...] or W[...]
+            const std::string square = game.substr(at + 1, game.find_first_of("/]", at) - at - 1);
+            if (square == "PA") {
+                CHECK(pos.must_pass());
+                pos = pos.pass();
+                continue;
+            }
+            REQUIRE(square.size() == 2);
+            const int file = square[0] - 'A', rank = square[1] - '1';
+            REQUIRE((file >= 0 && file < 6 && rank >= 0 && rank < 6));
+            const auto next = reversi::apply_move(pos, static_cast<reversi::Move>((rank + 1) * 8 + file + 1));
+            REQUIRE_MESSAGE(next.has_value(), square);
+            pos = *next;
+            ++moves;
+        }
+        CHECK(pos.is_over());
+        const int black = pos.side == reversi::Color::Black ? pos.final_score() : -pos.final_score();
+        const auto re = game.find("RE[");
+        CHECK(std::atoi(game.c_str() + re + 3) == black);
+        CHECK(moves > 20);
+    }
 }

@@ -252,6 +252,13 @@ Expected<bool> read_schedule(const cli::ParsedArgs& args, MatchConfig& config, s
     if (!variant) return variant.error();
     config.variant = *variant;
     fingerprint += " variant=" + args.get("variant", "8x8");
+    // NBoard's `set game` is a GGF game of an 8x8 board: an NBoard engine would play another game than the
+    // runner's (before, it lost every game as illegal).
+    for (const auto& e : config.engines) {
+        if (*variant != Variant::Standard && e.protocol == Protocol::NBoard)
+            return make_error("--variant " + args.get("variant", "") + ": engine " + e.name +
+                              " speaks NBoard, whose games are 8x8 only; give it proto=uci");
+    }
     if (auto chosen = choose_openings(args, *seed, config, fingerprint); !chosen) return chosen.error();
     if (args.has("sprt")) {
         auto sprt = parse_sprt(args.get("sprt", ""), config.engines.size());

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -40,9 +42,44 @@ std::string ggf_text(std::string s) {
     return s;
 }
 
-std::string upper(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return s;
+// How GGF sees a game's board: TY[n] and BO[n ...] of an n x n board whose A1 is the 8x8 square
+// (file0, rank0). A square variant (6x6, 4x4) is its own n x n board; 8x8 and the diamonds (which GGF
+// cannot describe: their 8x8 board with the squares outside the diamond empty) are 8 x 8.
+struct GgfFrame {
+    int size = 8;
+    int file0 = 0;
+    int rank0 = 0;
+
+    // The square `m` (a1..h8 of the 8x8 board) in the frame's coordinates, upper case ("PA" for a pass).
+    [[nodiscard]] std::string square(Move m) const {
+        if (m == kPass) return "PA";
+        return std::string(1, static_cast<char>('A' + m % 8 - file0)) + std::to_string(m / 8 - rank0 + 1);
+    }
+};
+
+GgfFrame ggf_frame(Bitboard playable) {
+    int file_min = 8, file_max = -1, rank_min = 8, rank_max = -1;
+    for (Bitboard b = playable; b; b &= b - 1) {
+        const int sq = std::countr_zero(b);
+        file_min = std::min(file_min, sq % 8), file_max = std::max(file_max, sq % 8);
+        rank_min = std::min(rank_min, sq / 8), rank_max = std::max(rank_max, sq / 8);
+    }
+    const int width = file_max - file_min + 1;
+    if (width != rank_max - rank_min + 1 || std::popcount(playable) != width * width) return {};
+    return {width, file_min, rank_min};
+}
+
+// BO[...]'s value: the frame's squares row by row (* black, O white, - empty), then the side to move.
+std::string ggf_board(const Position& start, const GgfFrame& frame) {
+    const std::string board = to_board_string(start);  // 64 squares a1..h8, a space, X or O
+    std::string out = std::to_string(frame.size) + " ";
+    for (int rank = frame.rank0; rank < frame.rank0 + frame.size; ++rank)
+        out += board.substr(static_cast<std::size_t>(rank * 8 + frame.file0), static_cast<std::size_t>(frame.size));
+    out += board.substr(64);
+    for (char& c : out) {
+        if (c == 'X') c = '*';
+    }
+    return out;
 }
 
 const std::map<std::string, Fault>& fault_names() {
@@ -127,10 +164,7 @@ Expected<GameResult> parse_result_log_line(const std::string& line) {
 }
 
 std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names, const std::string& date) {
-    std::string board = to_board_string(r.start);
-    for (char& c : board) {
-        if (c == 'X') c = '*';
-    }
+    const GgfFrame frame = ggf_frame(r.start.playable);
     std::ostringstream out;
     out << "(;GM[Othello]PC[reversi-match]DT[" << date << "]GN[" << r.index << "]PB["
         << ggf_text(names[static_cast<std::size_t>(r.black)]) << "]PW["
@@ -146,11 +180,10 @@ std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 
         out << "C[" << fault_name(r.fault) << " by " << ggf_text(names[static_cast<std::size_t>(r.faulty_engine)])
             << ": " << ggf_text(r.detail.substr(0, 300)) << "]";
     }
-    out << "TY[8]BO[8 " << board << "]";
+    out << "TY[" << frame.size << "]BO[" << ggf_board(r.start, frame) << "]";
     Color side = r.start.side;
     auto emit = [&](Move m, const std::string& annotation) {
-        out << (side == Color::Black ? "B[" : "W[") << upper(m == kPass ? "PA" : move_to_string(m)) << annotation
-            << "]";
+        out << (side == Color::Black ? "B[" : "W[") << frame.square(m) << annotation << "]";
         side = opposite(side);
     };
     for (Move m : r.opening_moves) emit(m, "");
