@@ -32,6 +32,15 @@ void check_all_forfeited(const RunResult& r, const std::string& reason) {
 
 }  // namespace
 
+TEST_CASE("faults: an engine that exits while a child of its own holds its output forfeits by crash") {
+    if (!have_python()) {
+        MESSAGE("python3 not found: skipped");
+        return;
+    }
+    // Before: recorded as a hang, at the --timeout (60 s by default), the runner never looked at the process.
+    check_all_forfeited(faulty_match("orphan", {fake_uci("--mode orphan --after 2"), "depth=1"}), "crash");
+}
+
 TEST_CASE("faults: a crashing engine forfeits every game by crash and is restarted") {
     if (!have_python()) {
         MESSAGE("python3 not found: skipped");
@@ -139,4 +148,11 @@ TEST_CASE("faults: an engine that cannot start stops the match with a clear erro
                                    dir);
     CHECK(missing.exit_code == 1);
     CHECK(missing.err.find("No such file") != std::string::npos);
+    // A working directory that does not exist is named as such (before: "cannot start 'python3': No such file").
+    const auto no_dir = run_match({"--engine", "name=x", fake_uci(), "dir=/nonexistent/folder", "depth=1", "--engine",
+                                   "name=good", fake_uci(), "depth=1", "--out", dir + "/m3"},
+                                  dir);
+    CHECK(no_dir.exit_code == 1);
+    CHECK_MESSAGE(no_dir.err.find("cannot enter the working directory '/nonexistent/folder'") != std::string::npos,
+                  no_dir.err);
 }

@@ -129,13 +129,20 @@ struct ChildSetup {
     sigset_t none;  // the runner blocks SIGINT/SIGTERM in its threads; the engine starts clean
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    if (c.dir == nullptr || ::chdir(c.dir) == 0) ::execvp(c.argv[0], c.argv.data());
+    // A failed chdir reports its errno negated, a failed exec as it is.
+    if (c.dir != nullptr && ::chdir(c.dir) != 0) {
+        const int e = -errno;
+        (void)!::write(c.status, &e, sizeof e);
+        ::_exit(127);
+    }
+    ::execvp(c.argv[0], c.argv.data());
     const int e = errno;
     (void)!::write(c.status, &e, sizeof e);
     ::_exit(127);
 }
 
-// The errno the child reported before exiting (chdir or exec failed), or 0 once exec closed the pipe.
+// The errno the child reported before exiting (negated: chdir failed; else exec failed), or 0 once exec
+// closed the pipe.
 int child_start_errno(int status_fd) {
     int child_errno = 0;
     ssize_t n;
@@ -201,6 +208,9 @@ Expected<bool> EngineConnection::start_process(const EngineEndpoint& endpoint) {
     write_fd_ = to_child->write.release();
     if (child_errno != 0) {
         close(std::chrono::milliseconds(0));
+        if (child_errno < 0)
+            return make_error("cannot enter the working directory '" + endpoint.working_dir +
+                              "': " + std::strerror(-child_errno));
         return make_error("cannot start '" + endpoint.command[0] + "': " + std::strerror(child_errno));
     }
     return true;
@@ -249,11 +259,15 @@ ReadResult EngineConnection::read_line(SteadyClock::time_point deadline) {
         if (now >= deadline) return {ReadStatus::Timeout, {}};
         const auto wait = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
         pollfd p{read_fd_, POLLIN, 0};
-        const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(wait, abort_ != nullptr ? 50 : 1 << 30)));
+        const bool slices = abort_ != nullptr || pid_ > 0;
+        const int rc = ::poll(&p, 1, static_cast<int>(std::min<long long>(wait, slices ? 50 : 1 << 30)));
         if (rc < 0) {
             if (errno == EINTR) continue;
             return {ReadStatus::Closed, {}};
         }
+        // The engine's process has ended while a child of its own holds its output open: a crash now, not
+        // a hang at the deadline (left waitable for close()).
+        if (rc == 0 && process_ended()) return {ReadStatus::Closed, {}};
         if (rc == 0) continue;  // loop re-checks the deadline
         char chunk[4096];
         const ssize_t n = ::read(read_fd_, chunk, sizeof chunk);
@@ -264,6 +278,12 @@ ReadResult EngineConnection::read_line(SteadyClock::time_point deadline) {
         if (n == 0) return {ReadStatus::Closed, {}};
         buffer_.append(chunk, static_cast<std::size_t>(n));
     }
+}
+
+bool EngineConnection::process_ended() const {
+    if (pid_ <= 0) return false;
+    siginfo_t info{};
+    return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid_;
 }
 
 void EngineConnection::close(std::chrono::milliseconds grace) {

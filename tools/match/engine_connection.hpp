@@ -62,6 +62,8 @@ private:
     [[nodiscard]] Expected<bool> start_process(const EngineEndpoint& endpoint);
     EngineConnection() = default;
     void remember(const std::string& prefix, const std::string& line);
+    // The spawned process has exited (it stays waitable).
+    [[nodiscard]] bool process_ended() const;
 
     int read_fd_ = -1;
     int write_fd_ = -1;  // same as read_fd_ for TCP

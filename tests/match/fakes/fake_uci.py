@@ -4,6 +4,7 @@
 --mode random        a legal move picked by a hash of the position (deterministic)
 --mode search        disc-count alpha-beta to the depth of `go depth N`
 --mode crash         exits after --after N `go` commands
+--mode orphan        exits after --after N `go` commands, leaving a child that holds its stdout open
 --mode hang          stops answering after --after N `go` commands
 --mode illegal       answers an occupied or unplayable square after --after N `go` commands
 --mode garbage       answers unreadable text after --after N `go` commands
@@ -63,6 +64,11 @@ def session(inp, outp, args):
             gos += 1
             depth = int(words[words.index('depth') + 1]) if 'depth' in words else 1
             broken = gos > args.after
+            if args.mode == 'orphan' and broken:
+                if os.fork() == 0:  # the child sleeps with the engine's stdout open
+                    time.sleep(30)
+                    os._exit(0)
+                return 1
             if args.mode == 'crash' and broken:
                 if args.listen:
                     return 1
