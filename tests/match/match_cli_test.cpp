@@ -257,6 +257,10 @@ TEST_CASE("cli: help, version and clear errors") {
     const auto clock = run_match({"--each", "cmd=x", "tc=fast", "--engine", "--engine"}, dir);
     CHECK(clock.exit_code == 2);
     CHECK(clock.err.find("bad clock") != std::string::npos);
+    // A name with a line break would split the log's header line (a match that could not be resumed).
+    const auto name = run_match({"--each", "cmd=x", "depth=1", "--engine", "name=a\nb", "--engine"}, dir);
+    CHECK(name.exit_code == 2);
+    CHECK(name.err.find("a name is printable UTF-8 text") != std::string::npos);
     // An NBoard engine on a small board: refused (NBoard games are 8x8; before, it lost every game as illegal).
     const auto nboard = run_match(
         {"--each", "cmd=x", "depth=1", "--engine", "name=n", "proto=nboard", "--engine", "--variant", "6x6"}, dir);

@@ -42,6 +42,17 @@ TEST_CASE("protocols: an NBoard engine plays a match through the same runner") {
     }
     CHECK(nb_black == 2);  // colours swapped within each pair
     CHECK(check_ggf(dir + "/m.ggf") == 0);
+    // Evals that are no number (nan, inf) are left out of the record (before: "/nan/", "/inf/").
+    for (const char* eval : {"nan", "1e999"}) {
+        const auto odd = run_match({"--engine", "name=nb", "proto=nboard", fake_nboard() + " --eval " + eval, "depth=1",
+                                    "--engine", "name=uci", fake_uci("--seed 3"), "depth=1", "--games", "2",
+                                    "--random-openings", "4", "--balance-depth", "0", "--out", dir + "/odd-" + eval},
+                                   dir);
+        CHECK(odd.exit_code == 0);
+        const std::string text = read_text(dir + "/odd-" + eval + ".ggf");
+        CHECK(text.find("GN[1]") != std::string::npos);
+        CHECK_MESSAGE((text.find("nan") == std::string::npos && text.find("inf") == std::string::npos), text);
+    }
     // NBoard engines need a depth.
     const auto bad = run_match({"--engine", "name=nb", "proto=nboard", fake_nboard(), "movetime=100", "--engine",
                                 "name=uci", fake_uci(), "depth=1", "--out", dir + "/m2"},

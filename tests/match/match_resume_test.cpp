@@ -195,3 +195,21 @@ TEST_CASE("resume: a second runner on the same --out is refused while the first 
     CHECK_MESSAGE(inherited.find(prefix + ".log") == std::string::npos, inherited);
     CHECK_MESSAGE(inherited.find(prefix + ".ggf") == std::string::npos, inherited);
 }
+
+TEST_CASE("resume: a log without its whole header line (killed before it was written) starts the match over") {
+    if (!have_python()) {
+        MESSAGE("python3 not found: skipped");
+        return;
+    }
+    for (const char* torn : {"", "# reversi-match res"}) {
+        const std::string dir = scratch_dir("torn-header");
+        const std::string prefix = dir + "/m";
+        std::ofstream(prefix + ".log") << torn;
+        auto args = match_args(prefix);
+        args.push_back("--resume");
+        const auto r = run_match(args, dir);
+        INFO(r.err);
+        CHECK(r.exit_code == 0);  // before: "belongs to a different match"
+        CHECK(json_int(r.out, "games") == 24);
+    }
+}

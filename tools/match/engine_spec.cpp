@@ -5,6 +5,8 @@
 #include <optional>
 #include <sstream>
 
+#include "protocol/text/printable.hpp"
+
 namespace reversi::match {
 
 namespace {
@@ -101,6 +103,10 @@ MaybeError set_engine_key(EngineConfig& e, ConnectionText& connection, const std
                           int number) {
     if (key == "name") {
         if (value.empty()) return make_error("empty engine name");
+        // Names go into the log's header line, the GGF records and the JSON summary: one line of text.
+        if (text::printable(value, 200) != value)
+            return make_error("name=" + text::printable(value, 200) +
+                              ": a name is printable UTF-8 text of at most 200 bytes");
         e.name = value;
     } else if (key == "cmd") {
         connection.cmd = value;

@@ -2,6 +2,7 @@
 #include "tools/match/nboard_player.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <sstream>
 
 #include "engine/board/notation.hpp"
@@ -92,7 +93,7 @@ ThinkOutcome NBoardPlayer::think(const MoveRequest& request, SteadyClock::time_p
             if (const auto comma = eval.find(','); comma != std::string::npos) eval.resize(comma);
             char* end = nullptr;
             const double v = std::strtod(eval.c_str(), &end);
-            if (end != eval.c_str() && *end == '\0') answer.eval = v;
+            if (end != eval.c_str() && *end == '\0' && std::isfinite(v)) answer.eval = v;  // not nan, inf
         }
         out.answer = answer;
         return out;

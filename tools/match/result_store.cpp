@@ -25,9 +25,10 @@ namespace {
 
 constexpr const char* kLogHeader = "# reversi-match results v1 ";
 
+// Engine text for the log and GGF files: every control byte (line breaks, NUL, terminal escapes) a space.
 std::string one_line(std::string s) {
     for (char& c : s) {
-        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
     }
     while (!s.empty() && s.back() == ' ') s.pop_back();
     return s;
@@ -229,10 +230,11 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
     auto lock = lock_log(log_path);
     if (!lock) return lock.error();
     store.lock_ = std::move(*lock);
-    if (resume && log_exists) {
-        std::uintmax_t covered = 0;
-        const auto lines = complete_lines(log_path, covered);
-        if (lines.empty() || lines[0] != kLogHeader + fingerprint) {
+    std::uintmax_t covered = 0;
+    // A log without its whole header line (a runner killed before it was written): nothing to resume.
+    const auto lines = resume && log_exists ? complete_lines(log_path, covered) : std::vector<std::string>{};
+    if (!lines.empty()) {
+        if (lines[0] != kLogHeader + fingerprint) {
             return make_error(log_path +
                               " belongs to a different match (engines, openings or settings differ); "
                               "use another --out or --overwrite");

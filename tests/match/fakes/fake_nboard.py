@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """An NBoard-protocol test engine for reversi-match: nboard 2, set depth, set game <GGF>, go, ping, quit.
-It answers `=== <move>/<eval>/<time>` with a disc-count search to the set depth (depth 0: a hashed random move)."""
+It answers `=== <move>/<eval>/<time>` with a disc-count search to the set depth (depth 0: a hashed random move).
+--eval TEXT: every answer gives TEXT as its eval (e.g. nan)."""
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import othello_rules as R  # noqa: E402
+
+
+EVAL = sys.argv[sys.argv.index('--eval') + 1] if '--eval' in sys.argv else None
 
 
 def out(line):
@@ -56,7 +60,8 @@ def main():
                 score, sq = R.negamax(board, side, depth)
             else:
                 sq, score = R.random_move(board, side, 0), 0
-            out('=== %s/%.2f/0.01' % ('PA' if sq is None else R.name(sq).upper(), float(score)))
+            shown = EVAL if EVAL is not None else '%.2f' % float(score)
+            out('=== %s/%s/0.01' % ('PA' if sq is None else R.name(sq).upper(), shown))
             out('status')
         elif words[0] == 'quit':
             return 0
