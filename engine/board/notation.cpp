@@ -212,6 +212,51 @@ std::optional<int> ObfEntry::best_score() const {
 }
 
 Expected<ObfEntry> parse_obf_line(std::string_view line) {
+    return parse_obf_line(
+        line, [](std::string_view board) { return parse_board(board); },
+        [](std::string_view move) { return parse_move(move); }, 64);
+}
+
+namespace {
+
+// One "move:score" or bare "score" field of an OBF line, added to `entry`; false at Edax's end marker.
+Expected<bool> add_obf_score(std::string_view field, ObfEntry& entry, const ObfMoveReader& read_move, int max_score) {
+    const auto colon = field.find(':');
+    const std::string_view number = colon == std::string_view::npos ? field : trim(field.substr(colon + 1));
+    int value = 0;
+    std::istringstream in{std::string(number)};
+    if (!(in >> value) || !in.eof() || value < -127 || value > 127) {
+        return make_error("bad OBF line: bad score in '" + printable(field) + "'");
+    }
+    const auto beyond = [&] {
+        return make_error("bad OBF line: score in '" + printable(field) + "' is beyond " + std::to_string(-max_score) +
+                          ".." + std::to_string(max_score));
+    };
+    if (colon == std::string_view::npos) {
+        if (value < -max_score || value > max_score) return beyond();
+        entry.score = value;
+        return true;
+    }
+    auto move = read_move(field.substr(0, colon));
+    if (!move) return make_error("bad OBF line: " + move.error().message);
+    if (*move == kPass && value == -127) return false;  // Edax's end-of-list marker "--:-127"
+    if (value < -max_score || value > max_score) return beyond();
+    const bool legal = *move == kPass ? entry.position.must_pass()
+                                      : *move < kPass && (entry.position.moves() & square_bit(*move)) != 0;
+    if (!legal) return make_error("bad OBF line: '" + printable(field) + "' scores a move that is not legal here");
+    for (const auto& [scored, earlier] : entry.move_scores) {
+        if (scored == *move && earlier != value)
+            return make_error("bad OBF line: '" + printable(field) + "' scores a move already scored " +
+                              std::to_string(earlier));
+    }
+    entry.move_scores.emplace_back(*move, value);
+    return true;
+}
+
+}  // namespace
+
+Expected<ObfEntry> parse_obf_line(std::string_view line, const ObfBoardReader& read_board,
+                                  const ObfMoveReader& read_move, int max_score) {
     ObfEntry entry;
     if (const auto pct = line.find('%'); pct != std::string_view::npos) {
         entry.comment = std::string(trim(line.substr(pct + 1)));
@@ -228,34 +273,13 @@ Expected<ObfEntry> parse_obf_line(std::string_view line) {
     if (fields.empty()) {
         return make_error("bad OBF line: no board");
     }
-    auto pos = parse_board(fields[0]);
+    auto pos = read_board(fields[0]);
     if (!pos) return make_error("bad OBF line: " + pos.error().message);
     entry.position = *pos;
     for (std::size_t i = 1; i < fields.size(); ++i) {
-        const std::string_view field = fields[i];
-        const auto colon = field.find(':');
-        const std::string_view number = colon == std::string_view::npos ? field : trim(field.substr(colon + 1));
-        int value = 0;
-        std::istringstream in{std::string(number)};
-        if (!(in >> value) || !in.eof() || value < -127 || value > 127) {
-            return make_error("bad OBF line: bad score in '" + printable(field) + "'");
-        }
-        const auto beyond = [&] {
-            return make_error("bad OBF line: score in '" + printable(field) + "' is beyond -64..64");
-        };
-        if (colon == std::string_view::npos) {
-            if (value < -64 || value > 64) return beyond();
-            entry.score = value;
-            continue;
-        }
-        auto move = parse_move(field.substr(0, colon));
-        if (!move) return make_error("bad OBF line: " + move.error().message);
-        if (*move == kPass && value == -127) break;  // Edax's end-of-list marker "--:-127"
-        if (value < -64 || value > 64) return beyond();
-        const bool legal = *move == kPass ? entry.position.must_pass()
-                                          : *move < kPass && (entry.position.moves() & square_bit(*move)) != 0;
-        if (!legal) return make_error("bad OBF line: '" + printable(field) + "' scores a move that is not legal here");
-        entry.move_scores.emplace_back(*move, value);
+        auto added = add_obf_score(fields[i], entry, read_move, max_score);
+        if (!added) return added.error();
+        if (!*added) break;
     }
     return entry;
 }

@@ -6,6 +6,7 @@
 //                to move (X * B or O W)
 //   transcript   moves run together or separated by spaces/commas: f5d6c3d3, "f5 d6 pass c3"
 //   OBF          <board string>; <move>:<score>; ...   (% starts a comment)
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,13 @@ struct ObfEntry {
 };
 
 [[nodiscard]] Expected<ObfEntry> parse_obf_line(std::string_view line);
+// The same with the board field read by `read_board` and the moves of the score fields by `read_move` (a
+// variant's board and squares: variant_notation.hpp); a score beyond +-max_score, or a move scored twice
+// with two scores, is an error, and an error quotes the field as written.
+using ObfBoardReader = std::function<Expected<Position>(std::string_view)>;
+using ObfMoveReader = std::function<Expected<Move>(std::string_view)>;
+[[nodiscard]] Expected<ObfEntry> parse_obf_line(std::string_view line, const ObfBoardReader& read_board,
+                                                const ObfMoveReader& read_move, int max_score);
 // Reads an OBF file: blank lines and lines that are only a comment are skipped; an error names the line.
 [[nodiscard]] Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path);
 

@@ -67,7 +67,8 @@ Expected<Position> parse_compact_board(std::string_view text, Variant variant) {
     const auto n = static_cast<std::size_t>(popcount(info.playable));
     if (compact.size() != n + 1) {
         return make_error("bad " + std::string(info.name) + " board: expected " + std::to_string(n) +
-                          " squares and the side to move, got " + std::to_string(compact.size()) + " characters");
+                          " squares and the side to move (" + std::to_string(n + 1) +
+                          " characters, blanks aside), got " + std::to_string(compact.size()) + " characters");
     }
     std::string full(64, '-');
     std::size_t i = 0;
@@ -86,38 +87,12 @@ std::string to_compact_board(const Position& pos, Variant variant) {
 }
 
 Expected<ObfEntry> parse_variant_obf_line(std::string_view line, Variant variant) {
-    // Rewritten as an 8x8 OBF line (board expanded, moves renamed), then parsed by parse_obf_line.
-    std::string comment;
-    if (const auto pct = line.find('%'); pct != std::string_view::npos) {
-        comment = std::string(line.substr(pct));
-        line = line.substr(0, pct);
-    }
-    std::string rewritten;
-    bool first = true;
-    for (;;) {
-        const auto semi = line.find(';');
-        const std::string_view field = trim(line.substr(0, semi));
-        if (first) {
-            auto pos = parse_compact_board(field, variant);
-            if (!pos) return make_error("bad OBF line: " + pos.error().message);
-            rewritten = to_board_string(*pos);
-            first = false;
-        } else if (const auto colon = field.find(':'); colon != std::string_view::npos) {
-            auto move = parse_local_move(field.substr(0, colon), variant);
-            if (!move) return make_error("bad OBF line: " + move.error().message);
-            rewritten += "; " + move_to_string(*move) + std::string(field.substr(colon));
-        } else if (!field.empty()) {
-            rewritten += "; " + std::string(field);
-        }
-        if (semi == std::string_view::npos) break;
-        line.remove_prefix(semi + 1);
-    }
-    auto entry = parse_obf_line(rewritten + comment);
-    if (!entry) return entry;
-    const auto& info = variant_info(variant);
-    entry->position.playable = info.playable;
-    entry->position.rule = info.rule;
-    return entry;
+    // The board and the moves on the variant's board (before, the line was rewritten as an 8x8 one: a pass
+    // was refused where only squares off the variant's board were legal, and errors named 8x8 squares).
+    return parse_obf_line(
+        line, [variant](std::string_view board) { return parse_compact_board(board, variant); },
+        [variant](std::string_view move) { return parse_local_move(move, variant); },
+        popcount(variant_info(variant).playable));
 }
 
 Expected<std::vector<ObfEntry>> read_variant_obf_file(const std::string& path, Variant variant) {

@@ -1,5 +1,6 @@
 #include "protocol/cli/command_line.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -53,19 +54,27 @@ ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) 
         outcome.exit_code = 2;
         return outcome;
     };
+    bool options_ended = false;
     for (int i = 1; i < argc; ++i) {
         std::string arg = argv[i];
-        if (arg == "--help" || arg == "-h") {
+        if (arg == "--" && !options_ended && spec.takes_positional) {  // what follows is no option
+            options_ended = true;
+            continue;
+        }
+        // An option is --name: a board string may start with "--" too (two empty squares).
+        const bool option = !options_ended && arg.size() > 2 && arg.starts_with("--") &&
+                            std::isalpha(static_cast<unsigned char>(arg[2]));
+        if (!options_ended && (arg == "--help" || arg == "-h")) {
             std::cout << help_text(spec);
             outcome.exit_code = 0;
             return outcome;
         }
-        if (arg == "--version") {
+        if (!options_ended && arg == "--version") {
             std::cout << spec.name << " " << REVERSI_VERSION << "\n";
             outcome.exit_code = 0;
             return outcome;
         }
-        if (!arg.starts_with("--")) {
+        if (!option) {
             if (!spec.takes_positional) return fail("unexpected argument '" + arg + "' (options start with --)");
             outcome.args.positional.push_back(arg);
             continue;

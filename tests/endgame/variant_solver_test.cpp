@@ -325,6 +325,31 @@ TEST_CASE("variant notation: compact boards and local moves round-trip, the diam
     CHECK_FALSE(parse_variant_obf_line("--------------OX----XO-------------- X; g1:+4", Variant::Board6x6));
 }
 
+TEST_CASE("variant OBF lines: a pass where only off-board squares would be legal, errors in the variant's terms") {
+    // X must pass on 6x6 (its only 8x8 move, a1, is off the board): before, 'pass:-36' was refused.
+    const auto pass = parse_variant_obf_line("O------X---------------------------- X; pass:-36", Variant::Board6x6);
+    REQUIRE_MESSAGE(pass, pass.error().message);
+    REQUIRE(pass->move_scores.size() == 1);
+    CHECK(pass->move_scores[0] == std::pair<Move, int>{kPass, -36});
+    // The field as written, not its 8x8 square (before: 'b2:3', 'd3:abc').
+    const std::string start = "--------------OX----XO-------------- X; ";
+    const auto illegal = parse_variant_obf_line(start + "a1:3", Variant::Board6x6);
+    REQUIRE_FALSE(illegal);
+    CHECK(illegal.error().message.find("'a1:3' scores a move that is not legal") != std::string::npos);
+    const auto bad = parse_variant_obf_line(start + "c2:abc", Variant::Board6x6);
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message.find("bad score in 'c2:abc'") != std::string::npos);
+    // Scores the board cannot have, and one move with two scores.
+    const auto beyond = parse_variant_obf_line(start + "50", Variant::Board6x6);
+    REQUIRE_FALSE(beyond);
+    CHECK(beyond.error().message.find("beyond -36..36") != std::string::npos);
+    CHECK_FALSE(parse_variant_obf_line("--------------OX----XO-------------- X; 20", Variant::Board4x4));
+    const auto twice = parse_variant_obf_line(start + "c2:-4; c2:-5", Variant::Board6x6);
+    REQUIRE_FALSE(twice);
+    CHECK(twice.error().message.find("already scored -4") != std::string::npos);
+    CHECK(parse_variant_obf_line(start + "c2:-4; c2:-4", Variant::Board6x6));  // the same score twice: kept
+}
+
 TEST_CASE("reversi-solve --variant: a small 6x6 file, right (status 0) and wrong (status 1) expected scores") {
     const std::filesystem::path tool = std::filesystem::path(REVERSI_BINARY_DIR) / "tools" / "reversi-solve";
     REQUIRE(std::filesystem::exists(tool));
@@ -355,6 +380,8 @@ TEST_CASE("reversi-solve --variant: a small 6x6 file, right (status 0) and wrong
     CHECK(text.find("score -10") != std::string::npos);
     CHECK(text.find("pv ends black 3 white 11 empty 2") != std::string::npos);
     CHECK(std::system((tool.string() + " --variant hexagon > /dev/null 2>&1").c_str()) != 0);
+    // An option of the 8x8 solver is refused, not ignored (before, --first 3 solved every position).
+    CHECK(WEXITSTATUS(std::system((base + good.string() + " --first 3 > /dev/null 2>&1").c_str())) == 2);
     std::filesystem::remove(good);
     std::filesystem::remove(bad);
     std::filesystem::remove(out);

@@ -50,5 +50,25 @@ TEST_CASE("reversi-compare: 4x4 start, depths 1-3, every algorithm: tables, CSV 
                                " --lines 0 --depths 1 --no-trees > /dev/null 2> " + (dir / "err0.txt").string();
     CHECK(WEXITSTATUS(std::system(lines0.c_str())) == 2);
     CHECK(read_all(dir / "err0.txt").find("lines are numbered from 1") != std::string::npos);
+    // On a small board: a board string that starts with "--" (two empty squares: every 6x6 board does) is a
+    // board, not an unknown option, and --obf reads lines of the variant's squares (before, 8x8 lines,
+    // searched on 8x8).
+    const std::string board6 = "----------OOOOO---OOOX---OOOXX-----XOXO-----XOO----X------------ X";
+    const std::string from_string = tool.string() + " --variant 6x6 '" + board6 +
+                                    "' --depths 2 --no-trees --algorithms alphabeta > " + (dir / "s.txt").string() +
+                                    " 2>&1";
+    CHECK(std::system(from_string.c_str()) == 0);
+    std::ofstream(dir / "six.obf") << "-OOOOO-OOOX-OOOXX---XOXO---XOO--X--- X\n";  // the same board, 36 squares
+    const std::string from_obf = tool.string() + " --variant 6x6 --obf " + (dir / "six.obf").string() +
+                                 " --depths 2 --no-trees --algorithms alphabeta > " + (dir / "o.txt").string() +
+                                 " 2>&1";
+    CHECK(std::system(from_obf.c_str()) == 0);
+    const auto row = [](const std::string& table) {  // the alphabeta row of the first table
+        const auto at = table.find("\nalphabeta");
+        return at == std::string::npos ? std::string() : table.substr(at, table.find('\n', at + 1) - at);
+    };
+    CHECK(!row(read_all(dir / "s.txt")).empty());
+    CHECK_MESSAGE(row(read_all(dir / "s.txt")) == row(read_all(dir / "o.txt")), read_all(dir / "o.txt"));
+    CHECK(std::system((tool.string() + " --variant 6x6 --ffo 40 > /dev/null 2>&1").c_str()) != 0);
     std::filesystem::remove_all(dir);
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/board/notation.hpp"
+#include "engine/board/variant_notation.hpp"
 #include "engine/search/move_ordering.hpp"
 #include "engine/search/searcher.hpp"
 #include "protocol/cli/command_line.hpp"
@@ -92,6 +93,8 @@ bool write_file(const std::string& path, const std::string& text) {
 Expected<std::vector<NamedPosition>> gather_positions(const cli::ParsedArgs& args, Variant variant) {
     std::vector<NamedPosition> positions;
     if (args.has("ffo")) {
+        if (variant != Variant::Standard)
+            return make_error("--ffo: the FFO positions are 8x8 ones; leave out --variant");
         auto range = parse_range(args.get("ffo", ""), "--ffo");
         if (!range) return range.error();
         auto ffo = load_ffo(args.get("data", default_data_dir()), range->first, range->second);
@@ -100,7 +103,9 @@ Expected<std::vector<NamedPosition>> gather_positions(const cli::ParsedArgs& arg
     }
     if (args.has("obf")) {
         const std::string path = args.get("obf", "");
-        auto entries = read_obf_file(path);
+        // On a small board, lines of its own squares (as reversi-solve --variant reads them); before, the
+        // file was read as 8x8 and searched there, whatever --variant said.
+        auto entries = variant == Variant::Standard ? read_obf_file(path) : read_variant_obf_file(path, variant);
         if (!entries) return make_error(path + ": " + entries.error().message);
         std::pair<int, int> lines{1, static_cast<int>(entries->size())};
         if (args.has("lines")) {
@@ -217,7 +222,8 @@ cli::ProgramSpec program_spec() {
           "move ordering: normal, none (ascending squares), article (the mini-reversi\n"
           "                   article's fixed order d2 e2 b4 g4 ...) (default normal)"},
          {"variant", true,
-          "board of the board strings and of --start: 8x8, 6x6, 6x6-parallel, 4x4, diamond, diamond-parallel"},
+          "board of the board strings, of --obf (lines of the variant's squares, as reversi-solve --variant\n"
+          "                   reads them) and of --start: 8x8, 6x6, 6x6-parallel, 4x4, diamond, diamond-parallel"},
          {"start", false, "add the variant's start position"},
          {"id", true, "iterative deepening on/off (default on: a cell counts iterations 1..depth)"},
          {"aspiration", true, "aspiration windows on/off (default on)"},

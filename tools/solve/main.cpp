@@ -49,6 +49,13 @@ std::optional<int> run_variant(const cli::ParsedArgs& args, long long threads, l
     auto variant = parse_variant(args.get("variant", ""));
     if (!variant) return refuse("--variant: " + variant.error().message);
     if (*variant == Variant::Standard) return std::nullopt;
+    // The 8x8 solver's own options: refused rather than ignored (before, --first 3 solved every position).
+    for (const char* eight_only : {"first", "last", "number", "no-aspiration", "no-selective", "selective-from",
+                                   "probcut-from", "calibrate-probcut", "samples", "ordering", "keep-hash"}) {
+        if (args.has(eight_only))
+            return refuse(std::string("--") + eight_only + " is an option of the 8x8 solver, not of --variant " +
+                          args.get("variant", ""));
+    }
     solve_tool::VariantRun run;
     run.variant = *variant;
     if (args.has("file")) run.file = args.get("file", "");
@@ -96,8 +103,8 @@ cli::ProgramSpec program_spec() {
         "side to move; moves are named in the variant's own coordinates (a1 = the top-left corner of the\n"
         "smallest rectangle holding its squares: b2 of 8x8 on 6x6 and the diamonds, c3 on 4x4). Without\n"
         "--file it solves the variant's start position and prints the score (black's), time, nodes,\n"
-        "nodes/s and the principal variation (progress on stderr). --threads, --split-from, --hash and --wld\n"
-        "apply; the 8x8 solver's other options do not.",
+        "nodes/s and the principal variation (progress on stderr). --threads, --split-from, --hash, --wld\n"
+        "and --verbose apply; the 8x8 solver's other options are refused.",
         {{"file", true, "OBF file (default ../shared/data/ffo/fforum-40-59.obf from the project root)"},
          {"threads", true, "search threads (default 1)"},
          {"hash", true, "transposition table in MiB (default 256)"},
