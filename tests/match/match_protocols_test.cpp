@@ -14,6 +14,28 @@
 
 using namespace reversi::match_test;
 
+namespace {
+
+// fake_uci.py serving the protocol over TCP (--listen) in `mode`, its port file in `dir`: its pid and port
+// (empty when it did not start within 20 s).
+std::pair<pid_t, std::string> start_fake_server(const std::string& dir, const std::string& mode) {
+    fs::create_directories(dir);
+    const std::string port_file = dir + "/port";
+    const pid_t server = ::fork();
+    if (server == 0) {
+        ::execlp("python3", "python3", (fakes_dir() + "/fake_uci.py").c_str(), "--listen", port_file.c_str(), "--mode",
+                 mode.c_str(), nullptr);
+        ::_exit(127);
+    }
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (!fs::exists(port_file) && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return {server, read_text(port_file)};
+}
+
+}  // namespace
+
 #define REQUIRE_PYTHON()                       \
     if (!have_python()) {                      \
         MESSAGE("python3 not found: skipped"); \
@@ -64,17 +86,7 @@ TEST_CASE("protocols: an NBoard engine plays a match through the same runner") {
 TEST_CASE("protocols: a TCP engine (host:port) plays a match") {
     REQUIRE_PYTHON();
     const std::string dir = scratch_dir("tcp");
-    const std::string port_file = dir + "/port";
-    const pid_t server = ::fork();
-    if (server == 0) {
-        ::execlp("python3", "python3", (fakes_dir() + "/fake_uci.py").c_str(), "--listen", port_file.c_str(), nullptr);
-        ::_exit(127);
-    }
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (!fs::exists(port_file) && std::chrono::steady_clock::now() < give_up) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    const std::string port = read_text(port_file);
+    const auto [server, port] = start_fake_server(dir, "random");
     REQUIRE(!port.empty());
     const auto r = run_match(
         {"--engine", "name=net", "tcp=127.0.0.1:" + port, "depth=1", "--engine", "name=local", fake_uci("--seed 9"),
@@ -92,6 +104,18 @@ TEST_CASE("protocols: a TCP engine (host:port) plays a match") {
                                 dir);
     CHECK(gone.exit_code == 1);
     CHECK(gone.err.find("cannot connect") != std::string::npos);
+    // A server that says why it refuses the session before it closes: the reason is in the error (before,
+    // only "connection closed while waiting for 'uciok'").
+    const auto [full, full_port] = start_fake_server(dir + "/full", "full");
+    REQUIRE(!full_port.empty());
+    const auto refused = run_match({"--engine", "name=net", "tcp=127.0.0.1:" + full_port, "depth=1", "--engine",
+                                    "name=local", fake_uci(), "depth=1", "--out", dir + "/m3"},
+                                   dir);
+    ::kill(full, SIGKILL);
+    ::waitpid(full, nullptr, 0);
+    CHECK(refused.exit_code == 1);
+    CHECK_MESSAGE(refused.err.find("(its last line: 'info string error: server is full") != std::string::npos,
+                  refused.err);
 }
 
 TEST_CASE("protocols: a TCP engine whose server never completes the connection fails within the handshake timeout") {

@@ -233,6 +233,13 @@ std::string EngineConnection::recent_traffic() const {
     return out;
 }
 
+std::string EngineConnection::last_received() const {
+    for (auto it = traffic_.rbegin(); it != traffic_.rend(); ++it) {
+        if (it->starts_with("< ")) return it->substr(2);
+    }
+    return {};
+}
+
 bool EngineConnection::send_line(const std::string& line) {
     if (write_fd_ < 0) return false;
     remember("> ", line);

@@ -56,6 +56,8 @@ public:
     // Every line read and written, for error messages: the last few. (All of them go to the endpoint's
     // transcript file when it names one.)
     [[nodiscard]] std::string recent_traffic() const;
+    // The last line the engine sent (at most 200 bytes), empty when none.
+    [[nodiscard]] std::string last_received() const;
 
 private:
     // Starts the engine's command as a child process on two pipes (open() after its checks).

@@ -9,8 +9,20 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/board/notation.hpp"
+#include "protocol/text/printable.hpp"
 
 namespace reversi::match {
+
+namespace {
+
+// What the engine said last, for a failure's detail: a server that refuses a session says why before it
+// closes the connection (" (its last line: 'info string error: server is full ...')").
+std::string last_words(const EngineConnection& conn) {
+    const std::string last = conn.last_received();
+    return last.empty() ? "" : " (its last line: '" + text::printable(last, 200) + "')";
+}
+
+}  // namespace
 
 EngineFailure failure_from_read(const ReadResult& r, bool deadline_is_flag, const std::string& waiting_for,
                                 const EngineConnection& conn) {
@@ -21,7 +33,7 @@ EngineFailure failure_from_read(const ReadResult& r, bool deadline_is_flag, cons
         case ReadStatus::Closed:
             spdlog::debug("connection closed while waiting for {}; last lines:\n{}", waiting_for,
                           conn.recent_traffic());
-            return {Fault::Crash, "connection closed while waiting for " + waiting_for};
+            return {Fault::Crash, "connection closed while waiting for " + waiting_for + last_words(conn)};
         case ReadStatus::TooLong:
             return {Fault::Garbage, "a line longer than " + std::to_string(kMaxLineLength) + " bytes"};
         case ReadStatus::Aborted:

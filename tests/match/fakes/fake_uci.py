@@ -12,6 +12,7 @@
 --mode pass          answers `bestmove pass` (while it has moves) after --after N `go` commands
 --mode slow          sleeps --sleep-ms before every bestmove
 --mode nostart       exits at once without a handshake
+--mode full          (with --listen) answers every connection "info string error: server is full" and closes it
 --fds FILE           appends the targets of its open file descriptors to FILE at start (what it inherited)
 --listen PORTFILE    serve the protocol over TCP on 127.0.0.1 (a free port, written to PORTFILE), one
                      session per connection, instead of stdin/stdout
@@ -152,6 +153,10 @@ def main():
     os.rename(args.listen + '.tmp', args.listen)
 
     def serve(conn):
+        if args.mode == 'full':
+            with conn:
+                conn.sendall(b'info string error: server is full; closing the connection\n')
+            return
         with conn, conn.makefile('r') as inp, conn.makefile('w') as outp:
             try:
                 session(inp, outp, args)
