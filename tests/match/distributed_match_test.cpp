@@ -317,8 +317,8 @@ TEST_CASE("distributed match: bad queue addresses and a missing match are clear 
     CHECK_FALSE(fs::exists(dir + "/c.ggf"));
     // An argument holding the queue's separator byte would not reach the workers as it is: refused.
     const RunResult separator =
-        run_match({"--engine", std::string("name=a\x1f") + "b", engine, "depth=1", "--engine", "name=b", engine,
-                   "depth=1", "--queue", "redis://127.0.0.1:1/x", "--out", dir + "/s"},
+        run_match({"--engine", "name=a", std::string("option.Note=a\x1f") + "b", engine, "depth=1", "--engine",
+                   "name=b", engine, "depth=1", "--queue", "redis://127.0.0.1:1/x", "--out", dir + "/s"},
                   dir);
     CHECK(separator.exit_code == 2);
     CHECK(separator.err.find("0x1f") != std::string::npos);
@@ -394,6 +394,26 @@ TEST_CASE("distributed self-play: a worker killed mid-batch and a restarted coor
     CHECK(read_text(dir + "/coord2/stderr.txt").find("(continuing)") != std::string::npos);
     CHECK(read_text(dir + "/coord2/stderr.txt").find("from evil ignored: it does not start with the game's opening") !=
           std::string::npos);
+
+    // Every result of game 7 deleted from the stream: the coordinator, continuing the finished job, queues
+    // game 7's batch again once every batch has been played (before, it waited for ever).
+    const auto results = redis_cli(redis.port, "XRANGE " + name + ":results - +");
+    int deleted = 0;
+    for (std::size_t i = 0; i + 2 < results.size(); ++i) {
+        if (results[i + 1] == "game" && results[i + 2] == "7")
+            deleted += std::atoi(redis_cli(redis.port, "XDEL " + name + ":results " + results[i]).at(0).c_str());
+    }
+    REQUIRE(deleted >= 1);
+    coordinator = start_train(run({"--out", dir + "/dist2.wtb", "--queue", queue}), "coord3");
+    for (int i = 0; i < 1000 && read_text(dir + "/coord3/stderr.txt").find("queued again") == std::string::npos &&
+                    !exited(coordinator);
+         ++i)
+        std::this_thread::sleep_for(20ms);
+    CHECK(read_text(dir + "/coord3/stderr.txt").find("1 games have no result") != std::string::npos);
+    const pid_t w3 = start_train({"selfplay-worker", "--queue", queue, "--consumer", "w3"}, "w3");
+    REQUIRE(wait_exit(coordinator, 120s));
+    CHECK(wait_exit(w3, 30s));
+    CHECK(read_text(dir + "/dist2.wtb") == read_text(dir + "/local.wtb"));
 }
 
 TEST_CASE("distributed match: more games on resume, and a results entry with a line break is refused") {

@@ -157,6 +157,35 @@ Expected<int> resume_job(RedisClient& redis, const QueueKeys& keys, const std::s
     return added;
 }
 
+namespace {
+
+// The value of `name` in a flat [name, value, ...] reply (XINFO), or nullptr.
+const RedisReply* info_field(const RedisReply& flat, std::string_view name) {
+    for (std::size_t i = 0; i + 1 < flat.elements.size(); i += 2) {
+        if (flat.elements[i].text == name) return &flat.elements[i + 1];
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+Expected<bool> all_items_done(RedisClient& redis, const QueueKeys& keys) {
+    auto stream = redis.command({"XINFO", "STREAM", keys.items});
+    if (!stream) return stream.error();
+    auto groups = redis.command({"XINFO", "GROUPS", keys.items});
+    if (!groups) return groups.error();
+    const RedisReply* last = info_field(*stream, "last-generated-id");
+    for (const RedisReply& group : groups->elements) {
+        const RedisReply* name = info_field(group, "name");
+        if (name == nullptr || name->text != kWorkerGroup) continue;
+        const RedisReply* pending = info_field(group, "pending");
+        const RedisReply* delivered = info_field(group, "last-delivered-id");
+        return last != nullptr && pending != nullptr && delivered != nullptr && pending->integer == 0 &&
+               delivered->text == last->text;
+    }
+    return false;
+}
+
 Expected<JobArgs> wait_for_job(RedisClient& redis, const QueueKeys& keys, const std::string& name) {
     bool told = false;
     for (;;) {

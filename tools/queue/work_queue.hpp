@@ -94,6 +94,10 @@ struct JobArgs {
                                                              std::chrono::milliseconds reclaim_after,
                                                              std::chrono::milliseconds block);
 
+// Coordinator: every item of the stream has been handed to a worker and acknowledged (so every result of
+// them is on the results stream).
+[[nodiscard]] Expected<bool> all_items_done(RedisClient& redis, const QueueKeys& keys);
+
 // Worker: resets the idle time of the items this worker holds every quarter of `reclaim_after`, on its own
 // connection and thread, so that a long item is never reclaimed from a live worker.
 class Heartbeat {

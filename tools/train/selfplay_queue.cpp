@@ -52,6 +52,32 @@ Expected<data::WthorGame> game_from_result(const StreamEntry& e, const SelfPlayJ
     return game;
 }
 
+// The batches of the games that have no result although every batch was played (a result deleted from the
+// stream, or refused), queued again as new items (their "retry" field differs), and the stop flag cleared
+// (a finished job resumed sets none). Before, the coordinator waited for ever. False: nothing was missing.
+Expected<bool> requeue_missing(RedisClient& redis, const QueueKeys& keys, const std::vector<bool>& have,
+                               std::size_t retry) {
+    std::size_t games = 0, batches = 0;
+    for (std::size_t first = 0; first < have.size(); first += kBatchGames) {
+        const std::size_t last = std::min(have.size(), first + kBatchGames);
+        const auto missing =
+            static_cast<std::size_t>(std::count(have.begin() + static_cast<std::ptrdiff_t>(first),
+                                                have.begin() + static_cast<std::ptrdiff_t>(last), false));
+        if (missing == 0) continue;
+        auto added = redis.command({"XADD", keys.items, "*", "first", std::to_string(first), "last",
+                                    std::to_string(last), "retry", std::to_string(retry)});
+        if (!added) return added.error();
+        games += missing, ++batches;
+    }
+    if (games == 0) return false;
+    if (auto cleared = redis.command({"DEL", keys.stop}); !cleared) return cleared.error();
+    spdlog::warn(
+        "selfplay: {} games have no result although every batch was played (lost or refused); their {} "
+        "batches are queued again",
+        games, batches);
+    return true;
+}
+
 }  // namespace
 
 int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
@@ -78,10 +104,20 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
     std::vector<bool> have(job.games, false);
     std::size_t done = 0, repeats = 0;
     std::string last_id = "0";
+    // Every batch handed out and acknowledged, seen after an empty read: the reads that follow hold every
+    // result there will be, and once one comes back empty, the games still missing are queued again.
+    bool settled = false;
+    std::size_t retries = 0;
     while (done < job.games) {
         auto reply = redis->command({"XREAD", "COUNT", "100", "BLOCK", "1000", "STREAMS", keys.results, last_id});
         if (!reply) return fail(reply.error().message);
-        for (const StreamEntry& e : read_reply_entries(*reply)) {
+        const auto entries = read_reply_entries(*reply);
+        if (entries.empty()) {
+            auto next = settled ? requeue_missing(*redis, keys, have, ++retries) : all_items_done(*redis, keys);
+            if (!next) return fail(next.error().message);
+            settled = !settled && *next;
+        }
+        for (const StreamEntry& e : entries) {
             last_id = e.id;
             std::size_t i = 0;
             try {
