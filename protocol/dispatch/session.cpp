@@ -64,9 +64,7 @@ bool Session::starts_job(std::string_view command) const {
 }
 
 bool Session::passes_queue(std::string_view command) const {
-    if (!is_immediate(command)) return false;
-    if (command == "isready") return true;
-    return command == "ponderhit" && uci_.pondering();
+    return command == "ponderhit" && is_immediate(command) && uci_.pondering();
 }
 
 Status Session::handle_line(std::string_view line) {

@@ -88,9 +88,9 @@ private:
     // Carried out while a job runs, ahead of nothing queued: UCI's stop and the stop marker.
     [[nodiscard]] bool passes_job(std::string_view command) const;
     [[nodiscard]] bool starts_job(std::string_view command) const;
-    // Immediate commands answered at once even when commands wait in the queue: isready (it changes
-    // nothing), and ponderhit while a search ponders (it is that search's: a go ponder still waiting can
-    // only start once the running one has had its ponderhit or stop).
+    // A command carried out at once even when commands wait in the queue: ponderhit while a search ponders
+    // (it is that search's: a go ponder still waiting can only start once the running one has had its
+    // ponderhit or stop). isready keeps its place: it answers once what was sent before it is done.
     [[nodiscard]] bool passes_queue(std::string_view command) const;
     // Stops the running job and marks every waiting job-starting command to be stopped once started.
     void stop_running_and_waiting();

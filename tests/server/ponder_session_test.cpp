@@ -116,22 +116,18 @@ TEST_CASE("stop during go ponder gives the bestmove at once and so does quit") {
     CHECK(engine.wait_exit() == 0);
 }
 
-TEST_CASE("isready and ponderhit pass the commands that wait behind a pondering search") {
+TEST_CASE("ponderhit passes the commands that wait behind a pondering search") {
     EngineProcess engine;
     auto& io = engine.io();
     ready(io);
     io.send("position startpos moves f5");
     io.send("go ponder btime 30000 wtime 30000");
     CHECK(count_prefix(read_for(io, 200ms), "bestmove") == 0);
-    // Each waits for the pondering search to end; before, the isready and the ponderhit waited behind them,
-    // and the search pondered on (a GUI's clock ran out) until a stop.
+    // Each waits for the pondering search to end; before, the ponderhit waited behind them, and the search
+    // pondered on (a GUI's clock ran out) until a stop.
     io.send("xyzzy");
     io.send("setoption name MultiPV value 1");
     io.send("go depth 2");
-    io.send("isready");
-    const auto answered = io.read_until("readyok", 2s);
-    REQUIRE(!answered.empty());
-    CHECK(count_prefix(answered, "bestmove") == 0);
     io.send("ponderhit");
     std::vector<std::string> lines = io.read_until("bestmove ", 10s);  // without a stop
     REQUIRE(!lines.empty());
