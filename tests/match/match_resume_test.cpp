@@ -14,19 +14,21 @@ namespace {
 
 // Deterministic engines (a move is a hash of the position), so every game's result depends only on
 // its number: an interrupted and resumed match must end with exactly the uninterrupted counts.
-std::vector<std::string> match_args(const std::string& prefix) {
+// `a_extra`: more options of engine a's fake (its answers stay the same).
+std::vector<std::string> match_args(const std::string& prefix, const std::string& a_extra = "", int games = 24,
+                                    int concurrency = 2) {
     return {"--engine",
             "name=a",
-            fake_uci("--seed 11"),
+            fake_uci("--seed 11 " + a_extra),
             "depth=1",
             "--engine",
             "name=b",
             fake_uci("--seed 12"),
             "depth=1",
             "--games",
-            "24",
+            std::to_string(games),
             "--concurrency",
-            "2",
+            std::to_string(concurrency),
             "--random-openings",
             "6",
             "--balance-depth",
@@ -142,25 +144,7 @@ TEST_CASE("resume: a second runner on the same --out is refused while the first 
     const std::string prefix = dir + "/m";
     const std::string fds = dir + "/fds.txt";
     // A slow engine (30 ms a move) that writes down the descriptors it inherited.
-    const std::vector<std::string> args = {"--engine",
-                                           "name=a",
-                                           fake_uci("--seed 11 --mode slow --sleep-ms 30 --fds " + fds),
-                                           "depth=1",
-                                           "--engine",
-                                           "name=b",
-                                           fake_uci("--seed 12"),
-                                           "depth=1",
-                                           "--games",
-                                           "6",
-                                           "--concurrency",
-                                           "1",
-                                           "--random-openings",
-                                           "6",
-                                           "--balance-depth",
-                                           "0",
-                                           "--out",
-                                           prefix,
-                                           "--json"};
+    const std::vector<std::string> args = match_args(prefix, "--mode slow --sleep-ms 30 --fds " + fds, 6, 1);
     const auto with = [&](const char* flag) {
         auto a = args;
         a.push_back(flag);
