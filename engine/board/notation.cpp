@@ -277,6 +277,7 @@ Expected<ObfEntry> parse_obf_line(std::string_view line, const ObfBoardReader& r
     if (!pos) return make_error("bad OBF line: " + pos.error().message);
     entry.position = *pos;
     for (std::size_t i = 1; i < fields.size(); ++i) {
+        if (fields[i].empty()) continue;  // "board; ; c2:3"
         auto added = add_obf_score(fields[i], entry, read_move, max_score);
         if (!added) return added.error();
         if (!*added) break;

@@ -75,7 +75,10 @@ ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) 
             return outcome;
         }
         if (!option) {
-            if (!spec.takes_positional) return fail("unexpected argument '" + arg + "' (options start with --)");
+            if (!spec.takes_positional) {
+                if (!options_ended && arg.starts_with("--")) return fail("unknown option '" + arg + "'");
+                return fail("unexpected argument '" + arg + "' (options start with --)");
+            }
             outcome.args.positional.push_back(arg);
             continue;
         }

@@ -348,6 +348,7 @@ TEST_CASE("variant OBF lines: a pass where only off-board squares would be legal
     REQUIRE_FALSE(twice);
     CHECK(twice.error().message.find("already scored -4") != std::string::npos);
     CHECK(parse_variant_obf_line(start + "c2:-4; c2:-4", Variant::Board6x6));  // the same score twice: kept
+    CHECK(parse_variant_obf_line(start + " ; c2:-4", Variant::Board6x6));      // an empty field: skipped
 }
 
 TEST_CASE("reversi-solve --variant: a small 6x6 file, right (status 0) and wrong (status 1) expected scores") {

@@ -143,11 +143,11 @@ TEST_CASE("resume: a second runner on the same --out is refused while the first 
     const std::string dir = scratch_dir("same-out");
     const std::string prefix = dir + "/m";
     const std::string fds = dir + "/fds.txt";
-    // A slow engine (30 ms a move) that writes down the descriptors it inherited.
-    const std::vector<std::string> args = match_args(prefix, "--mode slow --sleep-ms 30 --fds " + fds, 6, 1);
-    const auto with = [&](const char* flag) {
+    // A slow engine (60 ms a move: the match lasts about 15 s) that writes down the descriptors it inherited.
+    const std::vector<std::string> args = match_args(prefix, "--mode slow --sleep-ms 60 --fds " + fds, 8, 1);
+    const auto with = [&](const std::string& flag) {
         auto a = args;
-        a.push_back(flag);
+        if (!flag.empty()) a.push_back(flag);
         return a;
     };
     const pid_t first = start_match(args, dir);
@@ -155,7 +155,8 @@ TEST_CASE("resume: a second runner on the same --out is refused while the first 
     while (complete_lines(prefix + ".log") < 1 && std::chrono::steady_clock::now() < give_up)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     // Before, --resume cut and rewrote the files the first runner was writing, and --overwrite emptied them.
-    for (const char* flag : {"--resume", "--overwrite"}) {
+    // And without either, "in use" rather than "exists: continue it with --resume" (refused in turn).
+    for (const char* flag : {"--resume", "--overwrite", ""}) {
         const auto second = run_match(with(flag), scratch_dir("same-out-second"));
         CHECK_MESSAGE(second.exit_code == 1, flag);
         CHECK_MESSAGE(second.err.find("m.log is in use by another reversi-match") != std::string::npos, second.err);
@@ -170,7 +171,7 @@ TEST_CASE("resume: a second runner on the same --out is refused while the first 
     const auto resumed = run_match(with("--resume"), dir);
     INFO(resumed.err);
     REQUIRE(resumed.exit_code == 0);
-    CHECK(json_int(resumed.out, "games") == 6);
+    CHECK(json_int(resumed.out, "games") == 8);
     CHECK(check_ggf(prefix + ".ggf") == 0);
     CHECK(read_text(dir + "/victim.txt") == "victim\n");
     // The engines inherit none of the runner's result files (before: both, open for writing).
@@ -196,4 +197,13 @@ TEST_CASE("resume: a log without its whole header line (killed before it was wri
         CHECK(r.exit_code == 0);  // before: "belongs to a different match"
         CHECK(json_int(r.out, "games") == 24);
     }
+    // One line of something else, without its newline: not a torn header, refused and kept.
+    const std::string dir = scratch_dir("torn-header");
+    std::ofstream(dir + "/m.log") << "precious data";
+    auto args = match_args(dir + "/m");
+    args.push_back("--resume");
+    const auto r = run_match(args, dir);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("belongs to a different match") != std::string::npos);
+    CHECK(read_text(dir + "/m.log") == "precious data");
 }

@@ -77,13 +77,18 @@ Expected<int> connect_tcp(const std::string& host, int port, SteadyClock::time_p
     }
     std::string last_error = "no address";
     int fd = -1;
-    for (addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    int left = 0;
+    for (addrinfo* a = found; a != nullptr; a = a->ai_next) ++left;
+    for (addrinfo* a = found; a != nullptr; a = a->ai_next, --left) {
         fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
         if (fd < 0) {
             last_error = errno_text();
             continue;
         }
-        last_error = connect_by(fd, *a, deadline, abort);
+        // Each address its share of the time left: one that drops the attempt leaves the others theirs.
+        const auto now = SteadyClock::now();
+        const auto share = deadline == SteadyClock::time_point::max() ? deadline : now + (deadline - now) / left;
+        last_error = connect_by(fd, *a, share, abort);
         if (last_error.empty()) break;
         ::close(fd);
         fd = -1;
@@ -272,10 +277,13 @@ ReadResult EngineConnection::read_line(SteadyClock::time_point deadline) {
             if (errno == EINTR) continue;
             return {ReadStatus::Closed, {}};
         }
-        // The engine's process has ended while a child of its own holds its output open: a crash now, not
-        // a hang at the deadline (left waitable for close()).
-        if (rc == 0 && process_ended()) return {ReadStatus::Closed, {}};
-        if (rc == 0) continue;  // loop re-checks the deadline
+        if (rc == 0) {
+            if (!process_ended()) continue;  // loop re-checks the deadline
+            // The engine's process has ended while a child of its own holds its output open: a crash now,
+            // not a hang at the deadline (left waitable for close()), once what it wrote last is read.
+            pollfd left{read_fd_, POLLIN, 0};
+            if (::poll(&left, 1, 0) <= 0) return {ReadStatus::Closed, {}};
+        }
         char chunk[4096];
         const ssize_t n = ::read(read_fd_, chunk, sizeof chunk);
         if (n < 0) {

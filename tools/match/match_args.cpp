@@ -61,7 +61,7 @@ const cli::ProgramSpec kSpec{
      {"sprt", true,
       "ELO0,ELO1,ALPHA,BETA: stop when the SPRT decides (two engines only; no decision before 16 colour pairs)"},
      {"timeout", true, "MS: a depth/nodes search without reply by then hangs (default 60000)"},
-     {"handshake-timeout", true, "MS: for uciok, readyok, pong (default 10000)"},
+     {"handshake-timeout", true, "MS: for the TCP connection, uciok, readyok, pong (default 10000)"},
      {"json", false, "print the JSON summary on stdout instead of the text"},
      {"progress", true, "auto (default: when stderr is a terminal), on or off"},
      {"log-level", true, "trace, debug, info, warn, error or off (default warn)"},

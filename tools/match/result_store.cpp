@@ -16,6 +16,8 @@
 #include <map>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/board/notation.hpp"
 #include "engine/core/replace_file.hpp"
 
@@ -120,17 +122,33 @@ int ggf_game_number(const std::string& line) {
     return std::atoi(line.c_str() + at + 3);
 }
 
-// An exclusive lock on the log (created when missing), held as long as the descriptor is open.
-Expected<UniqueFd> lock_log(const std::string& log_path) {
-    UniqueFd fd(::open(log_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
-    if (fd.get() < 0) return make_error("cannot open " + log_path + ": " + std::strerror(errno));
+// An exclusive lock on the log, held as long as the descriptor is open; `create`: the file is created when
+// missing (else no lock, fd -1, for a missing file). Where the file system has no locks (some network or
+// FUSE ones), a warning and no lock.
+Expected<UniqueFd> lock_log(const std::string& log_path, bool create) {
+    UniqueFd fd(::open(log_path.c_str(), O_RDWR | (create ? O_CREAT : 0) | O_CLOEXEC, 0644));
+    if (fd.get() < 0) {
+        if (!create && errno == ENOENT) return fd;
+        return make_error("cannot open " + log_path + ": " + std::strerror(errno));
+    }
     if (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
             return make_error(log_path +
                               " is in use by another reversi-match (a match or coordinator with the same --out)");
-        return make_error("cannot lock " + log_path + ": " + std::strerror(errno));
+        spdlog::warn("cannot lock {} ({}): a second run with the same --out would not be refused", log_path,
+                     std::strerror(errno));
     }
     return fd;
+}
+
+// A log that holds no whole line and whose bytes begin this match's header: the runner was killed while
+// it wrote the header, and the match starts over. Anything else is kept for the fingerprint check.
+bool torn_header(const std::string& log_path, const std::string& header) {
+    std::ifstream in(log_path, std::ios::binary);
+    std::string head(header.size() + 1, '\0');  // enough to tell: a longer file is no torn header
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head.find('\n') == std::string::npos && header.starts_with(head);
 }
 
 }  // namespace
@@ -223,18 +241,23 @@ Expected<ResultStore> ResultStore::open(const std::string& prefix, const std::st
     const std::string ggf_path = prefix + ".ggf";
     ResultStore store;
     std::error_code ec;
+    // The lock first: files another run is writing are "in use", not "exists: continue with --resume".
+    auto lock = lock_log(log_path, false);
+    if (!lock) return lock.error();
+    store.lock_ = std::move(*lock);
     const bool log_exists = fs::exists(log_path, ec);
     if (!resume && !overwrite && (log_exists || fs::exists(ggf_path, ec))) {
         return make_error(log_path + " or " + ggf_path + " exists: continue it with --resume, or --overwrite");
     }
-    auto lock = lock_log(log_path);
-    if (!lock) return lock.error();
-    store.lock_ = std::move(*lock);
-    std::uintmax_t covered = 0;
-    // A log without its whole header line (a runner killed before it was written): nothing to resume.
-    const auto lines = resume && log_exists ? complete_lines(log_path, covered) : std::vector<std::string>{};
-    if (!lines.empty()) {
-        if (lines[0] != kLogHeader + fingerprint) {
+    if (store.lock_.get() < 0) {
+        auto created = lock_log(log_path, true);
+        if (!created) return created.error();
+        store.lock_ = std::move(*created);
+    }
+    if (resume && log_exists && !torn_header(log_path, kLogHeader + fingerprint)) {
+        std::uintmax_t covered = 0;
+        const auto lines = complete_lines(log_path, covered);
+        if (lines.empty() || lines[0] != kLogHeader + fingerprint) {
             return make_error(log_path +
                               " belongs to a different match (engines, openings or settings differ); "
                               "use another --out or --overwrite");

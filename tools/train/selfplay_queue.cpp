@@ -26,6 +26,8 @@ using namespace std::chrono_literals;
 using namespace queue;
 
 constexpr std::size_t kBatchGames = 10;
+// How many times the games still missing once every batch was played are queued again before the job fails.
+constexpr std::size_t kMaxRequeues = 3;
 
 // Game i as a worker reports it, checked: it starts with game i's opening, every move is legal (passes
 // implied), the game is over and the score right.
@@ -108,11 +110,16 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
     // result there will be, and once one comes back empty, the games still missing are queued again.
     bool settled = false;
     std::size_t retries = 0;
+    std::string last_refusal = "none";
     while (done < job.games) {
         auto reply = redis->command({"XREAD", "COUNT", "100", "BLOCK", "1000", "STREAMS", keys.results, last_id});
         if (!reply) return fail(reply.error().message);
         const auto entries = read_reply_entries(*reply);
         if (entries.empty()) {
+            if (settled && retries == kMaxRequeues)  // a worker whose results are refused every time
+                return fail(std::to_string(std::count(have.begin(), have.end(), false)) +
+                            " games still have no result after their batches were queued again " +
+                            std::to_string(kMaxRequeues) + " times; the last result refused: " + last_refusal);
             auto next = settled ? requeue_missing(*redis, keys, have, ++retries) : all_items_done(*redis, keys);
             if (!next) return fail(next.error().message);
             settled = !settled && *next;
@@ -128,6 +135,7 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
             auto game =
                 i < job.games ? game_from_result(e, job, i) : Expected<data::WthorGame>(make_error("no such game"));
             if (!game) {
+                last_refusal = "game " + e.field("game") + " from " + e.field("worker") + ": " + game.error().message;
                 spdlog::warn("selfplay: result {} from {} ignored: {}", e.id, e.field("worker"), game.error().message);
                 continue;
             }
