@@ -135,7 +135,8 @@ TEST_CASE("resume: kill the runner mid-match, resume, interrupt, resume, and the
     CHECK(mismatch.err.find("different match") != std::string::npos);
 }
 
-TEST_CASE("resume: a second runner on the same --out is refused while the first runs, and the files stay the runner's") {
+TEST_CASE(
+    "resume: a second runner on the same --out is refused while the first runs, and the files stay the runner's") {
     if (!have_python()) {
         MESSAGE("python3 not found: skipped");
         return;
