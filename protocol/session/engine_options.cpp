@@ -70,57 +70,57 @@ std::vector<std::string> option_lines(const EngineOptions& o, int max_threads) {
     return lines;
 }
 
-Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_view name, std::string_view value) {
-    EngineOptions o = options;
-    const std::string what = "setoption " + std::string(name);
-    if (value.empty()) return make_error(what + ": missing 'value <v>'");
-    if (iequals(name, "Hash")) {
-        auto v = text::parse_integer(value, 1, static_cast<std::int64_t>(kMaxHashMib), what);
-        if (!v) return v.error();
-        o.hash_mib = static_cast<std::size_t>(*v);
-    } else if (iequals(name, "Threads")) {
-        auto v = text::parse_integer(value, 1, kMaxThreads, what);
-        if (!v) return v.error();
-        o.search.threads = static_cast<int>(*v);
-    } else if (iequals(name, "MultiPV")) {
-        auto v = text::parse_integer(value, 1, kMaxMultiPv, what);
-        if (!v) return v.error();
-        o.search.multipv = static_cast<int>(*v);
-    } else if (iequals(name, "MoveOverhead")) {
-        auto v = text::parse_integer(value, 0, kMaxMoveOverheadMs, what);
-        if (!v) return v.error();
-        o.move_overhead_ms = static_cast<int>(*v);
-    } else if (iequals(name, "Selectivity")) {
-        auto v = text::parse_integer(value, kMinSelectivityPercent, kMaxSelectivityPercent, what);
-        if (!v) return v.error();
-        o.search.selectivity = static_cast<int>(*v);
-    } else if (iequals(name, "Algorithm")) {
+namespace {
+
+// The spin options: a number in a range, and where it goes.
+struct SpinOption {
+    const char* name;
+    std::int64_t min;
+    std::int64_t max;
+    void (*set)(EngineOptions&, std::int64_t);
+};
+constexpr SpinOption kSpinOptions[] = {
+    {"Hash", 1, static_cast<std::int64_t>(kMaxHashMib),
+     [](EngineOptions& o, std::int64_t v) { o.hash_mib = static_cast<std::size_t>(v); }},
+    {"Threads", 1, kMaxThreads, [](EngineOptions& o, std::int64_t v) { o.search.threads = static_cast<int>(v); }},
+    {"MultiPV", 1, kMaxMultiPv, [](EngineOptions& o, std::int64_t v) { o.search.multipv = static_cast<int>(v); }},
+    {"MoveOverhead", 0, kMaxMoveOverheadMs,
+     [](EngineOptions& o, std::int64_t v) { o.move_overhead_ms = static_cast<int>(v); }},
+    {"Selectivity", kMinSelectivityPercent, kMaxSelectivityPercent,
+     [](EngineOptions& o, std::int64_t v) { o.search.selectivity = static_cast<int>(v); }},
+    {"BookRandomness", 0, kMaxBookRandomness,
+     [](EngineOptions& o, std::int64_t v) { o.book_randomness = static_cast<int>(v); }},
+};
+
+// The check options: on or off, and where it goes.
+struct CheckOption {
+    const char* name;
+    void (*set)(EngineOptions&, bool);
+};
+constexpr CheckOption kCheckOptions[] = {
+    {"Aspiration", [](EngineOptions& o, bool b) { o.search.aspiration = b; }},
+    {"TT", [](EngineOptions& o, bool b) { o.search.use_tt = b; }},
+    {"IterativeDeepening", [](EngineOptions& o, bool b) { o.search.iterative_deepening = b; }},
+    {"Ponder", [](EngineOptions& o, bool b) { o.ponder = b; }},
+    {"Book", [](EngineOptions& o, bool b) { o.book = b; }},
+};
+
+// The options whose value is a word or a path; false when `name` is none of them.
+Expected<bool> assign_text_option(EngineOptions& o, std::string_view name, std::string_view value,
+                                  const std::string& what) {
+    if (iequals(name, "Algorithm")) {
         auto a = parse_algorithm(value);
         if (!a) return make_error(what + ": " + quote(value) + ": " + a.error().message);
         o.search.algorithm = *a;
-    } else if (iequals(name, "BookRandomness")) {
-        auto v = text::parse_integer(value, 0, kMaxBookRandomness, what);
-        if (!v) return v.error();
-        o.book_randomness = static_cast<int>(*v);
-    } else if (iequals(name, "BookFile")) {
-        if (value.find('\0') != std::string_view::npos) return make_error(what + ": a path cannot hold a NUL byte");
-        o.book_file = iequals(value, "<empty>") ? std::string() : std::string(value);  // loaded by the session
-    } else if (iequals(name, "Aspiration") || iequals(name, "TT") || iequals(name, "IterativeDeepening") ||
-               iequals(name, "Ponder") || iequals(name, "Book")) {
-        auto b = parse_switch(name, value);
-        if (!b) return b.error();
-        if (iequals(name, "Ponder")) o.ponder = *b;
-        if (iequals(name, "Book")) o.book = *b;
-        if (iequals(name, "Aspiration")) o.search.aspiration = *b;
-        if (iequals(name, "TT")) o.search.use_tt = *b;
-        if (iequals(name, "IterativeDeepening")) o.search.iterative_deepening = *b;
     } else if (iequals(name, "Eval")) {
         auto e = parse_eval_kind(value);
         if (!e) return make_error(what + ": " + quote(value) + ": " + e.error().message);
         o.search.evaluation = *e;
-    } else if (iequals(name, "EvalFile")) {
+    } else if (iequals(name, "BookFile") || iequals(name, "EvalFile")) {
         if (value.find('\0') != std::string_view::npos) return make_error(what + ": a path cannot hold a NUL byte");
-        o.eval_file = std::string(value);  // loaded (and checked) by the session
+        // Loaded (and checked) by the session.
+        if (iequals(name, "BookFile")) o.book_file = iequals(value, "<empty>") ? std::string() : std::string(value);
+        if (iequals(name, "EvalFile")) o.eval_file = std::string(value);
     } else if (iequals(name, "Ordering")) {
         if (iequals(value, "evaluated")) {
             o.search.ordering = MoveOrdering::Evaluated;
@@ -132,8 +132,34 @@ Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_
             return make_error(what + ": " + quote(value) + " is not evaluated, normal or none");
         }
     } else {
-        return make_error("setoption: unknown option " + quote(name));
+        return false;
     }
+    return true;
+}
+
+}  // namespace
+
+Expected<EngineOptions> assign_option(const EngineOptions& options, std::string_view name, std::string_view value) {
+    EngineOptions o = options;
+    const std::string what = "setoption " + std::string(name);
+    if (value.empty()) return make_error(what + ": missing 'value <v>'");
+    for (const SpinOption& spin : kSpinOptions) {
+        if (!iequals(name, spin.name)) continue;
+        auto v = text::parse_integer(value, spin.min, spin.max, what);
+        if (!v) return v.error();
+        spin.set(o, *v);
+        return o;
+    }
+    for (const CheckOption& check : kCheckOptions) {
+        if (!iequals(name, check.name)) continue;
+        auto b = parse_switch(name, value);
+        if (!b) return b.error();
+        check.set(o, *b);
+        return o;
+    }
+    auto assigned = assign_text_option(o, name, value, what);
+    if (!assigned) return assigned.error();
+    if (!*assigned) return make_error("setoption: unknown option " + quote(name));
     return o;
 }
 
