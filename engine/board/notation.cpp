@@ -286,6 +286,10 @@ Expected<ObfEntry> parse_obf_line(std::string_view line, const ObfBoardReader& r
 }
 
 Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path) {
+    return read_obf_file(path, [](std::string_view line) { return parse_obf_line(line); });
+}
+
+Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path, const ObfLineReader& read_line) {
     if (exists_but_not_regular(path)) return make_error("OBF file '" + path + "' is not a regular file");
     std::ifstream in(path);
     if (!in) {
@@ -298,7 +302,7 @@ Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path) {
         ++number;
         const std::string_view body = trim(std::string_view(line).substr(0, line.find('%')));
         if (body.empty()) continue;
-        auto entry = parse_obf_line(line);
+        auto entry = read_line(line);
         if (!entry) {
             return make_error(path + ":" + std::to_string(number) + ": " + entry.error().message);
         }

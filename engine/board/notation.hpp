@@ -54,6 +54,9 @@ using ObfMoveReader = std::function<Expected<Move>(std::string_view)>;
                                                 const ObfMoveReader& read_move, int max_score);
 // Reads an OBF file: blank lines and lines that are only a comment are skipped; an error names the line.
 [[nodiscard]] Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path);
+// The same with each line read by `read_line` (a variant's lines: variant_notation.hpp).
+using ObfLineReader = std::function<Expected<ObfEntry>(std::string_view)>;
+[[nodiscard]] Expected<std::vector<ObfEntry>> read_obf_file(const std::string& path, const ObfLineReader& read_line);
 
 // A framed board for people: coordinates, * black, O white, . legal move, blank off the variant's board.
 [[nodiscard]] std::string render_board(const Position& pos);

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-
-#include "engine/core/regular_file.hpp"
 
 namespace reversi {
 
@@ -96,20 +93,7 @@ Expected<ObfEntry> parse_variant_obf_line(std::string_view line, Variant variant
 }
 
 Expected<std::vector<ObfEntry>> read_variant_obf_file(const std::string& path, Variant variant) {
-    if (exists_but_not_regular(path)) return make_error("OBF file '" + path + "' is not a regular file");
-    std::ifstream in(path);
-    if (!in) return make_error("cannot open OBF file '" + path + "'");
-    std::vector<ObfEntry> entries;
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (trim(std::string_view(line).substr(0, line.find('%'))).empty()) continue;
-        auto entry = parse_variant_obf_line(line, variant);
-        if (!entry) return make_error(path + ":" + std::to_string(number) + ": " + entry.error().message);
-        entries.push_back(std::move(*entry));
-    }
-    return entries;
+    return read_obf_file(path, [variant](std::string_view line) { return parse_variant_obf_line(line, variant); });
 }
 
 }  // namespace reversi

@@ -5,7 +5,6 @@
 #include <sys/file.h>
 #include <unistd.h>
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -19,6 +18,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/board/notation.hpp"
+#include "engine/board/variant_notation.hpp"
 #include "engine/core/replace_file.hpp"
 
 namespace reversi::match {
@@ -45,44 +45,28 @@ std::string ggf_text(std::string s) {
     return s;
 }
 
-// How GGF sees a game's board: TY[n] and BO[n ...] of an n x n board whose A1 is the 8x8 square
-// (file0, rank0). A square variant (6x6, 4x4) is its own n x n board; 8x8 and the diamonds (which GGF
-// cannot describe: their 8x8 board with the squares outside the diamond empty) are 8 x 8.
-struct GgfFrame {
+// How GGF writes a game's board: a square one (8x8, 6x6, 4x4) as its own n x n board, in its own
+// coordinates (the variant's compact board and local squares); a diamond, which GGF cannot describe, on
+// its 8x8 board (the squares outside the diamond empty).
+struct GgfBoard {
+    Variant frame = Variant::Standard;  // whose compact board and squares are written
     int size = 8;
-    int file0 = 0;
-    int rank0 = 0;
-
-    // The square `m` (a1..h8 of the 8x8 board) in the frame's coordinates, upper case ("PA" for a pass).
-    [[nodiscard]] std::string square(Move m) const {
-        if (m == kPass) return "PA";
-        return std::string(1, static_cast<char>('A' + m % 8 - file0)) + std::to_string(m / 8 - rank0 + 1);
-    }
 };
 
-GgfFrame ggf_frame(Bitboard playable) {
-    int file_min = 8, file_max = -1, rank_min = 8, rank_max = -1;
-    for (Bitboard b = playable; b; b &= b - 1) {
-        const int sq = std::countr_zero(b);
-        file_min = std::min(file_min, sq % 8), file_max = std::max(file_max, sq % 8);
-        rank_min = std::min(rank_min, sq / 8), rank_max = std::max(rank_max, sq / 8);
+GgfBoard ggf_board_of(const Position& start) {
+    const int squares = popcount(start.playable);
+    for (const int n : {8, 6, 4}) {
+        if (n * n == squares) return {variant_of(start), n};
     }
-    const int width = file_max - file_min + 1;
-    if (width != rank_max - rank_min + 1 || std::popcount(playable) != width * width) return {};
-    return {width, file_min, rank_min};
+    return {};
 }
 
-// BO[...]'s value: the frame's squares row by row (* black, O white, - empty), then the side to move.
-std::string ggf_board(const Position& start, const GgfFrame& frame) {
-    const std::string board = to_board_string(start);  // 64 squares a1..h8, a space, X or O
-    std::string out = std::to_string(frame.size) + " ";
-    for (int rank = frame.rank0; rank < frame.rank0 + frame.size; ++rank)
-        out += board.substr(static_cast<std::size_t>(rank * 8 + frame.file0), static_cast<std::size_t>(frame.size));
-    out += board.substr(64);
-    for (char& c : out) {
-        if (c == 'X') c = '*';
-    }
-    return out;
+// A move as GGF writes it: upper case in the frame's coordinates, "PA" for a pass.
+std::string ggf_move(Move m, const GgfBoard& board) {
+    if (m == kPass) return "PA";
+    std::string s = local_move_to_string(m, board.frame);
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
 }
 
 const std::map<std::string, Fault>& fault_names() {
@@ -183,7 +167,9 @@ Expected<GameResult> parse_result_log_line(const std::string& line) {
 }
 
 std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names, const std::string& date) {
-    const GgfFrame frame = ggf_frame(r.start.playable);
+    const GgfBoard board = ggf_board_of(r.start);
+    std::string squares = to_compact_board(r.start, board.frame);  // n x n squares, a space, X or O
+    std::replace(squares.begin(), squares.end(), 'X', '*');
     std::ostringstream out;
     out << "(;GM[Othello]PC[reversi-match]DT[" << date << "]GN[" << r.index << "]PB["
         << ggf_text(names[static_cast<std::size_t>(r.black)]) << "]PW["
@@ -199,10 +185,10 @@ std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 
         out << "C[" << fault_name(r.fault) << " by " << ggf_text(names[static_cast<std::size_t>(r.faulty_engine)])
             << ": " << ggf_text(r.detail.substr(0, 300)) << "]";
     }
-    out << "TY[" << frame.size << "]BO[" << ggf_board(r.start, frame) << "]";
+    out << "TY[" << board.size << "]BO[" << board.size << " " << squares << "]";
     Color side = r.start.side;
     auto emit = [&](Move m, const std::string& annotation) {
-        out << (side == Color::Black ? "B[" : "W[") << frame.square(m) << annotation << "]";
+        out << (side == Color::Black ? "B[" : "W[") << ggf_move(m, board) << annotation << "]";
         side = opposite(side);
     };
     for (Move m : r.opening_moves) emit(m, "");

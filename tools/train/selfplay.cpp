@@ -81,8 +81,6 @@ Expected<data::WthorGame> play_game(const data::Opening& opening, const SelfPlay
     return game;
 }
 
-// Game i: opening number hash(seed, i) of the list, its own random stream; games are independent, so the
-// file depends on neither the thread count nor the machines.
 // The folder of --out exists and may be written in (checked before hours of games, which were lost when
 // the file could not be written at the end).
 Expected<bool> out_folder_writable(const std::string& out) {
@@ -95,6 +93,8 @@ Expected<bool> out_folder_writable(const std::string& out) {
     return true;
 }
 
+// Game i: opening number hash(seed, i) of the list, its own random stream; games are independent, so the
+// file depends on neither the thread count nor the machines.
 std::uint64_t game_seed(std::uint64_t seed, std::size_t i) {
     std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + i + 1;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
