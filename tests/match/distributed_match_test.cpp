@@ -11,6 +11,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -484,6 +485,108 @@ TEST_CASE("distributed match: more games on resume, and a results entry with a l
     CHECK(wait_exit(w2, 30s));
     CHECK(sorted_results(dir + "/dist.log").size() == 10);
     CHECK(read_text(dir + "/c2/stderr.txt").find("2 colour pairs added") != std::string::npos);
+}
+
+namespace {
+
+// Two 6-ply openings, one transcript a line: at ply p of opening k, the (k + p + shift)-th legal move.
+std::string openings_text(int shift) {
+    std::string text;
+    for (int k = 0; k < 2; ++k) {
+        reversi::Position pos = reversi::start_position();
+        for (int p = 0; p < 6; ++p) {
+            std::vector<reversi::Move> legal;
+            for (reversi::Bitboard b = pos.moves(); b != 0; b &= b - 1)
+                legal.push_back(static_cast<reversi::Move>(std::countr_zero(b)));
+            const reversi::Move m = legal[static_cast<std::size_t>(k + p + shift) % legal.size()];
+            text += reversi::move_to_string(m);
+            pos = pos.play(m);
+        }
+        text += "\n";
+    }
+    return text;
+}
+
+// The stream ids of the results entries of `game`.
+std::vector<std::string> result_ids(int port, const std::string& name, int game) {
+    std::vector<std::string> ids;
+    const auto lines = redis_cli(port, "XRANGE " + name + ":results - +");
+    for (std::size_t i = 0; i + 2 < lines.size(); ++i) {
+        if (lines[i + 1] == "game" && lines[i + 2] == std::to_string(game)) ids.push_back(lines[i]);
+    }
+    return ids;
+}
+
+}  // namespace
+
+TEST_CASE("distributed match: a result lost from the stream, or played from other openings, is played again") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    const QueueSetup setup("distributed-lost", "l");
+    const std::string& dir = setup.dir;
+    const int port = setup.redis.port;
+    const std::string engine = "cmd=" + engine_binary();
+    // reversi-match started in dir/sub, its working folder (relative paths are read there).
+    const auto start_in = [&](const std::vector<std::string>& args, const std::string& sub) {
+        fs::create_directories(dir + "/" + sub);
+        std::string command = "cd '" + dir + "/" + sub + "' && exec '" + match_binary() + "'";
+        for (const auto& a : args) command += " '" + a + "'";
+        return start_program("/bin/sh", {"-c", command}, dir + "/" + sub);
+    };
+    const auto worker = [&](const std::string& queue, const std::string& sub) {
+        return start_in({"worker", "--queue", queue, "--concurrency", "1", "--consumer", sub}, sub);
+    };
+
+    // Six games, all played while the coordinator is frozen; then game 3's result is deleted from the
+    // stream. Before, the coordinator waited for ever; now pair 2-3 is queued again and played.
+    const pid_t coordinator = start_in(
+        [&] {
+            auto a = small_match(engine, "6", "6");
+            a.insert(a.end(), {"--out", dir + "/dist", "--queue", setup.queue, "--log-level", "info"});
+            return a;
+        }(),
+        "c1");
+    for (int i = 0; i < 500 && redis_cli(port, "GET " + setup.name + ":fingerprint").front().empty(); ++i)
+        std::this_thread::sleep_for(20ms);
+    ::kill(coordinator, SIGSTOP);
+    const pid_t w1 = worker(setup.queue, "w1");
+    for (int i = 0; i < 3000 && result_ids(port, setup.name, 5).empty(); ++i) std::this_thread::sleep_for(20ms);
+    const auto ids = result_ids(port, setup.name, 3);
+    REQUIRE(ids.size() == 1);
+    CHECK(redis_cli(port, "XDEL " + setup.name + ":results " + ids[0]) == std::vector<std::string>{"1"});
+    ::kill(coordinator, SIGCONT);
+    REQUIRE(wait_exit(coordinator, 120s));
+    CHECK(wait_exit(w1, 30s));
+    CHECK(sorted_results(dir + "/dist.log").size() == 6);
+    CHECK(read_text(dir + "/c1/stderr.txt").find("1 games have no result although every pair was played") !=
+          std::string::npos);
+
+    // A worker whose openings file has the coordinator's name and length but other openings (a relative
+    // path, read in each one's own folder): its results are refused, its pairs queued again three times,
+    // then the match fails with the reason (before, its games were recorded as the scheduled ones).
+    const std::string other = setup.name + "o";
+    const std::string queue = "redis://127.0.0.1:" + std::to_string(port) + "/" + other;
+    for (const auto& [sub, shift] : {std::pair{"c2", 0}, std::pair{"w2", 1}}) {
+        fs::create_directories(dir + "/" + sub);
+        std::ofstream(dir + "/" + sub + "/openings.txt") << openings_text(shift);
+    }
+    const pid_t second =
+        start_in({"--engine", "name=a", engine, "depth=1", "--engine", "name=b", engine, "depth=1", "--openings",
+                  "openings.txt", "--games", "2", "--progress", "off", "--out", dir + "/other", "--queue", queue},
+                 "c2");
+    const pid_t w2 = worker(queue, "w2");
+    const bool failed = wait_exit(second, 120s);
+    ::kill(w2, SIGKILL);
+    (void)wait_match(w2, dir + "/w2");
+    REQUIRE(failed);
+    const std::string log = read_text(dir + "/c2/stderr.txt");
+    CHECK_MESSAGE(log.find("1 work items still have no result after they were queued again 3 times; the last "
+                           "results entry refused: entry ") != std::string::npos,
+                  log);
+    CHECK(log.find("from worker w2") != std::string::npos);
+    CHECK(sorted_results(dir + "/other.log").empty());
 }
 
 TEST_CASE("distributed match: of two coordinators racing on one empty queue, one builds it, the other is refused") {

@@ -20,6 +20,9 @@ using namespace queue;
 
 constexpr auto kConnectTimeout = std::chrono::seconds(10);
 constexpr const char* kReadBlockMs = "500";
+// How many times the pairs whose games have no result once every pair was played are queued again before
+// the match fails.
+constexpr std::size_t kMaxRequeues = 3;
 
 class Coordinator {
 public:
@@ -48,7 +51,19 @@ public:
             auto reply =
                 redis_.command({"XREAD", "COUNT", "100", "BLOCK", kReadBlockMs, "STREAMS", keys_.results, last_id});
             if (!reply) return fail(reply.error().message);
-            for (const StreamEntry& e : read_reply_entries(*reply)) {
+            const auto entries = read_reply_entries(*reply);
+            if (entries.empty()) {
+                auto requeued = missing_.after_empty_read(redis_, keys_, [this] { return unfinished_pairs(); });
+                if (!requeued)
+                    return fail(requeued.error().message + "; the last results entry refused: " + last_refusal_);
+                if (*requeued > 0) {
+                    spdlog::warn(
+                        "{} games have no result although every pair was played (lost or refused); their {} pairs "
+                        "are queued again",
+                        tally_.total_games() - tally_.recorded_count(), *requeued);
+                }
+            }
+            for (const StreamEntry& e : entries) {
                 last_id = e.id;
                 if (auto recorded = record(e); !recorded) return fail(recorded.error().message);
             }
@@ -81,11 +96,8 @@ private:
         return 1;
     }
 
-    // A queue without this match is (re)built with its pairs (those with a game not yet recorded); one that
-    // holds it is resumed (--resume): the command line rewritten, the pairs not on the stream added and the
-    // stop flag cleared (resume_job). A results entry refused by record() never comes from a real worker
-    // (they write one line each, of the scheduled game), so its pair needs no replay.
-    Expected<bool> prepare(const std::string& args) {
+    // The pairs with a game not yet recorded, as work items ("games": "G" or "G,G+1").
+    [[nodiscard]] std::vector<std::vector<std::string>> unfinished_pairs() const {
         std::vector<std::vector<std::string>> pairs;
         for (int g : tally_.schedule()) {
             if (locate_game(g, tally_.pairings()).local % 2 != 0) continue;
@@ -98,6 +110,15 @@ private:
             if (tally_.recorded(g) && (!second || tally_.recorded(g + 1))) continue;
             pairs.push_back({"games", games});
         }
+        return pairs;
+    }
+
+    // A queue without this match is (re)built with its pairs (those with a game not yet recorded); one that
+    // holds it is resumed (--resume): the command line rewritten, the pairs not on the stream added and the
+    // stop flag cleared (resume_job). The pairs of results refused by record() or lost from the stream are
+    // queued again once every pair has been played (MissingResults).
+    Expected<bool> prepare(const std::string& args) {
+        const auto pairs = unfinished_pairs();
         auto held = open_job(redis_, keys_, config_.fingerprint, args, pairs);
         if (!held) return make_error("queue " + address_.name + ": " + held.error().message);
         if (*held && !config_.resume)
@@ -118,9 +139,10 @@ private:
     Expected<bool> record(const StreamEntry& e) {
         auto result = parse_result_log_line(e.field("log"));
         if (!result || !tally_.in_match(result->index) || !one_line(e.field("ggf")) || !one_line(e.field("log")) ||
-            !as_scheduled(*result)) {
+            !as_scheduled(*result, e.field("ggf"))) {
             spdlog::warn("results entry {} from worker {} is not a game of this match; ignored", e.id,
                          e.field("worker"));
+            last_refusal_ = "entry " + e.id + " from worker " + e.field("worker");
             return true;
         }
         if (tally_.recorded(result->index)) {
@@ -141,10 +163,12 @@ private:
     [[nodiscard]] static bool one_line(const std::string& text) {
         return !text.empty() && text.size() <= kMaxResultBytes && text.find_first_of("\r\n") == std::string::npos;
     }
-    // The game was played from its scheduled opening with its scheduled colours.
-    [[nodiscard]] bool as_scheduled(const GameResult& r) const {
+    // The game was played from its scheduled opening (its number, and its board and moves in the GGF record)
+    // with its scheduled colours.
+    [[nodiscard]] bool as_scheduled(const GameResult& r, const std::string& ggf) const {
         const GameSpec spec = tally_.game_spec(r.index);
-        return r.opening_index == spec.opening_index && r.black == spec.black;
+        return r.opening_index == spec.opening_index && r.black == spec.black &&
+               ggf_starts_at(ggf, spec.opening.start, spec.opening.moves);
     }
     static constexpr std::size_t kMaxResultBytes = 1 << 20;
 
@@ -157,6 +181,8 @@ private:
     ProgressLine progress_;
     std::chrono::steady_clock::time_point started_;
     std::atomic<bool> interrupted_{false};
+    MissingResults missing_{kMaxRequeues};
+    std::string last_refusal_ = "none";
     int played_this_run_ = 0;
     int duplicates_ = 0;
 };

@@ -166,10 +166,38 @@ Expected<GameResult> parse_result_log_line(const std::string& line) {
     return r;
 }
 
-std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names, const std::string& date) {
-    const GgfBoard board = ggf_board_of(r.start);
-    std::string squares = to_compact_board(r.start, board.frame);  // n x n squares, a space, X or O
+namespace {
+
+// Moves as GGF writes them: "B[F5]", "W[PA]", the colours alternating from the side to move at the start.
+class GgfMoves {
+public:
+    GgfMoves(std::ostringstream& out, const Position& start)
+        : out_(out), board_(ggf_board_of(start)), side_(start.side) {}
+    void add(Move m, const char* annotation) {
+        out_ << (side_ == Color::Black ? "B[" : "W[") << ggf_move(m, board_) << annotation << "]";
+        side_ = opposite(side_);
+    }
+
+private:
+    std::ostringstream& out_;
+    GgfBoard board_;
+    Color side_;
+};
+
+// The game's board (TY, BO) and its opening's moves, unannotated.
+GgfMoves write_ggf_opening(std::ostringstream& out, const Position& start, const std::vector<Move>& opening_moves) {
+    const GgfBoard board = ggf_board_of(start);
+    std::string squares = to_compact_board(start, board.frame);  // n x n squares, a space, X or O
     std::replace(squares.begin(), squares.end(), 'X', '*');
+    out << "TY[" << board.size << "]BO[" << board.size << " " << squares << "]";
+    GgfMoves moves(out, start);
+    for (Move m : opening_moves) moves.add(m, "");
+    return moves;
+}
+
+}  // namespace
+
+std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names, const std::string& date) {
     std::ostringstream out;
     out << "(;GM[Othello]PC[reversi-match]DT[" << date << "]GN[" << r.index << "]PB["
         << ggf_text(names[static_cast<std::size_t>(r.black)]) << "]PW["
@@ -185,16 +213,10 @@ std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 
         out << "C[" << fault_name(r.fault) << " by " << ggf_text(names[static_cast<std::size_t>(r.faulty_engine)])
             << ": " << ggf_text(r.detail.substr(0, 300)) << "]";
     }
-    out << "TY[" << board.size << "]BO[" << board.size << " " << squares << "]";
-    Color side = r.start.side;
-    auto emit = [&](Move m, const std::string& annotation) {
-        out << (side == Color::Black ? "B[" : "W[") << ggf_move(m, board) << annotation << "]";
-        side = opposite(side);
-    };
-    for (Move m : r.opening_moves) emit(m, "");
+    GgfMoves moves = write_ggf_opening(out, r.start, r.opening_moves);
     for (const auto& mv : r.moves) {
         if (mv.forced_pass) {
-            emit(kPass, "");
+            moves.add(kPass, "");
             continue;
         }
         char note[64];
@@ -203,10 +225,25 @@ std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 
         } else {
             std::snprintf(note, sizeof note, "//%.3f", mv.seconds);
         }
-        emit(mv.move, note);
+        moves.add(mv.move, note);
     }
     out << ";)";
     return out.str();
+}
+
+bool ggf_starts_at(const std::string& ggf_line, const Position& start, const std::vector<Move>& opening_moves) {
+    std::ostringstream out;
+    (void)write_ggf_opening(out, start, opening_moves);
+    const std::string opening = out.str();
+    const auto at = ggf_line.find("TY[");
+    if (at == std::string::npos || ggf_line.compare(at, opening.size(), opening) != 0) return false;
+    // What follows is the game's end, a forced pass, or a move the runner timed ("B[C4//0.012]"): not a
+    // further unannotated move, which would be a longer opening.
+    const std::string_view rest = std::string_view(ggf_line).substr(at + opening.size());
+    if (rest.starts_with(";)") || rest.starts_with("B[PA]") || rest.starts_with("W[PA]")) return true;
+    const auto close = rest.find(']');
+    return rest.size() > 2 && (rest[0] == 'B' || rest[0] == 'W') && rest[1] == '[' && close != std::string_view::npos &&
+           rest.substr(0, close).find('/') != std::string_view::npos;
 }
 
 ResultStore::~ResultStore() {

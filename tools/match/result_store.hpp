@@ -31,6 +31,12 @@ namespace reversi::match {
 [[nodiscard]] std::string game_to_ggf_line(const GameResult& r, const std::array<std::string, 2>& names,
                                            const std::string& date);
 
+// Whether a GGF record (a worker's, in a distributed match) plays its game from this opening: the start
+// board and the opening's moves as game_to_ggf_line writes them, then the runner's own moves (a worker
+// whose openings file differs from the coordinator's, under the same name and length, plays other ones).
+[[nodiscard]] bool ggf_starts_at(const std::string& ggf_line, const Position& start,
+                                 const std::vector<Move>& opening_moves);
+
 class ResultStore {
 public:
     ResultStore() = default;

@@ -186,6 +186,31 @@ Expected<bool> all_items_done(RedisClient& redis, const QueueKeys& keys) {
     return false;
 }
 
+Expected<std::size_t> MissingResults::after_empty_read(
+    RedisClient& redis, const QueueKeys& keys, const std::function<std::vector<std::vector<std::string>>()>& missing) {
+    if (!settled_) {
+        auto done = all_items_done(redis, keys);
+        if (!done) return done.error();
+        settled_ = *done;
+        return std::size_t{0};
+    }
+    settled_ = false;
+    auto items = missing();
+    if (items.empty()) return std::size_t{0};
+    if (rounds_ == max_rounds_) {
+        return make_error(std::to_string(items.size()) +
+                          " work items still have no result after they were queued again " +
+                          std::to_string(max_rounds_) + " times");
+    }
+    ++rounds_;
+    for (auto& fields : items) {
+        fields.insert(fields.end(), {"retry", std::to_string(rounds_)});
+        if (auto added = redis.command(add_item_command(keys, fields)); !added) return added.error();
+    }
+    if (auto cleared = redis.command({"DEL", keys.stop}); !cleared) return cleared.error();
+    return items.size();
+}
+
 Expected<JobArgs> wait_for_job(RedisClient& redis, const QueueKeys& keys, const std::string& name) {
     bool told = false;
     for (;;) {

@@ -12,6 +12,7 @@
 // another worker (XAUTOCLAIM) and done again. The coordinator keeps the first result of each unit.
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -97,6 +98,27 @@ struct JobArgs {
 // Coordinator: every item of the stream has been handed to a worker and acknowledged (so every result of
 // them is on the results stream).
 [[nodiscard]] Expected<bool> all_items_done(RedisClient& redis, const QueueKeys& keys);
+
+// Coordinator: results that will never come (an entry deleted from the results stream, or refused by the
+// coordinator). Called after each read of the results stream that came back empty: once every item has
+// been handed out and acknowledged (all_items_done) and a read after that is empty too, every result there
+// will be has been read, and the items of the results still missing (`missing()`, each item's fields) are
+// queued again, each with a "retry" field (so that it differs from the first one), and the stop flag is
+// cleared. Returns how many items were queued again; an error once `max_rounds` rounds have not brought
+// the missing results (a worker whose results are refused every time). Before it, a coordinator waited for
+// ever.
+class MissingResults {
+public:
+    explicit MissingResults(std::size_t max_rounds) : max_rounds_(max_rounds) {}
+    [[nodiscard]] Expected<std::size_t> after_empty_read(
+        RedisClient& redis, const QueueKeys& keys,
+        const std::function<std::vector<std::vector<std::string>>()>& missing);
+
+private:
+    std::size_t max_rounds_;
+    std::size_t rounds_ = 0;
+    bool settled_ = false;  // every item done, seen after an empty read
+};
 
 // Worker: resets the idle time of the items this worker holds every quarter of `reclaim_after`, on its own
 // connection and thread, so that a long item is never reclaimed from a live worker.

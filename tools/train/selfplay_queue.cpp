@@ -54,30 +54,17 @@ Expected<data::WthorGame> game_from_result(const StreamEntry& e, const SelfPlayJ
     return game;
 }
 
-// The batches of the games that have no result although every batch was played (a result deleted from the
-// stream, or refused), queued again as new items (their "retry" field differs), and the stop flag cleared
-// (a finished job resumed sets none). Before, the coordinator waited for ever. False: nothing was missing.
-Expected<bool> requeue_missing(RedisClient& redis, const QueueKeys& keys, const std::vector<bool>& have,
-                               std::size_t retry) {
-    std::size_t games = 0, batches = 0;
+// The batches of the games that have no result, as work items.
+std::vector<std::vector<std::string>> missing_batches(const std::vector<bool>& have) {
+    std::vector<std::vector<std::string>> items;
     for (std::size_t first = 0; first < have.size(); first += kBatchGames) {
         const std::size_t last = std::min(have.size(), first + kBatchGames);
-        const auto missing =
-            static_cast<std::size_t>(std::count(have.begin() + static_cast<std::ptrdiff_t>(first),
-                                                have.begin() + static_cast<std::ptrdiff_t>(last), false));
-        if (missing == 0) continue;
-        auto added = redis.command({"XADD", keys.items, "*", "first", std::to_string(first), "last",
-                                    std::to_string(last), "retry", std::to_string(retry)});
-        if (!added) return added.error();
-        games += missing, ++batches;
+        if (std::find(have.begin() + static_cast<std::ptrdiff_t>(first),
+                      have.begin() + static_cast<std::ptrdiff_t>(last),
+                      false) != have.begin() + static_cast<std::ptrdiff_t>(last))
+            items.push_back({"first", std::to_string(first), "last", std::to_string(last)});
     }
-    if (games == 0) return false;
-    if (auto cleared = redis.command({"DEL", keys.stop}); !cleared) return cleared.error();
-    spdlog::warn(
-        "selfplay: {} games have no result although every batch was played (lost or refused); their {} "
-        "batches are queued again",
-        games, batches);
-    return true;
+    return items;
 }
 
 }  // namespace
@@ -106,23 +93,21 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
     std::vector<bool> have(job.games, false);
     std::size_t done = 0, repeats = 0;
     std::string last_id = "0";
-    // Every batch handed out and acknowledged, seen after an empty read: the reads that follow hold every
-    // result there will be, and once one comes back empty, the games still missing are queued again.
-    bool settled = false;
-    std::size_t retries = 0;
+    MissingResults missing(kMaxRequeues);
     std::string last_refusal = "none";
     while (done < job.games) {
         auto reply = redis->command({"XREAD", "COUNT", "100", "BLOCK", "1000", "STREAMS", keys.results, last_id});
         if (!reply) return fail(reply.error().message);
         const auto entries = read_reply_entries(*reply);
         if (entries.empty()) {
-            if (settled && retries == kMaxRequeues)  // a worker whose results are refused every time
-                return fail(std::to_string(std::count(have.begin(), have.end(), false)) +
-                            " games still have no result after their batches were queued again " +
-                            std::to_string(kMaxRequeues) + " times; the last result refused: " + last_refusal);
-            auto next = settled ? requeue_missing(*redis, keys, have, ++retries) : all_items_done(*redis, keys);
-            if (!next) return fail(next.error().message);
-            settled = !settled && *next;
+            auto requeued = missing.after_empty_read(*redis, keys, [&] { return missing_batches(have); });
+            if (!requeued) return fail(requeued.error().message + "; the last result refused: " + last_refusal);
+            if (*requeued > 0) {
+                spdlog::warn(
+                    "selfplay: {} games have no result although every batch was played (lost or refused); their {} "
+                    "batches are queued again",
+                    job.games - done, *requeued);
+            }
         }
         for (const StreamEntry& e : entries) {
             last_id = e.id;
