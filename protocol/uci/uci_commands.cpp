@@ -13,12 +13,89 @@ namespace {
 
 constexpr std::int64_t kMaxTimeMs = 1'000'000'000'000;  // ~31 years: rejects only absurd numbers
 
+// The words of `go` that stand alone.
+struct GoFlag {
+    const char* key;
+    bool GoCommand::*field;
+};
+constexpr GoFlag kGoFlags[] = {{"infinite", &GoCommand::infinite},
+                               {"solve", &GoCommand::solve},
+                               {"wld", &GoCommand::wld},
+                               {"ponder", &GoCommand::ponder}};
+
+// The words of `go` followed by a number in [min, max]; a clock's negative time (some GUIs send one when a
+// flag fell) is read as 0.
+struct GoNumber {
+    const char* key;
+    std::int64_t min;
+    std::int64_t max;
+    bool clock;
+    void (*set)(GoCommand&, std::int64_t);
+};
+constexpr GoNumber kGoNumbers[] = {
+    {"depth", 1, 60, false, [](GoCommand& go, std::int64_t v) { go.depth = static_cast<int>(v); }},
+    {"nodes", 1, 1'000'000'000'000'000, false,
+     [](GoCommand& go, std::int64_t v) { go.nodes = static_cast<std::uint64_t>(v); }},
+    {"movetime", 0, kMaxTimeMs, false, [](GoCommand& go, std::int64_t v) { go.movetime_ms = v; }},
+    {"btime", -kMaxTimeMs, kMaxTimeMs, true, [](GoCommand& go, std::int64_t v) { go.black_time_ms = v; }},
+    {"wtime", -kMaxTimeMs, kMaxTimeMs, true, [](GoCommand& go, std::int64_t v) { go.white_time_ms = v; }},
+    {"binc", -kMaxTimeMs, kMaxTimeMs, true, [](GoCommand& go, std::int64_t v) { go.black_inc_ms = v; }},
+    {"winc", -kMaxTimeMs, kMaxTimeMs, true, [](GoCommand& go, std::int64_t v) { go.white_inc_ms = v; }},
+    {"movestogo", 1, 1000, false, [](GoCommand& go, std::int64_t v) { go.movestogo = static_cast<int>(v); }},
+};
+
 bool is_go_keyword(std::string_view t) {
-    for (const char* k : {"depth", "nodes", "movetime", "btime", "wtime", "binc", "winc", "movestogo", "infinite",
-                          "solve", "wld", "searchmoves", "algo", "ponder"}) {
-        if (iequals(t, k)) return true;
+    for (const auto& f : kGoFlags) {
+        if (iequals(t, f.key)) return true;
     }
-    return false;
+    for (const auto& n : kGoNumbers) {
+        if (iequals(t, n.key)) return true;
+    }
+    return iequals(t, "searchmoves") || iequals(t, "algo");
+}
+
+// The number after tokens[i] for `spec`, stored in `go`; i is left on the number.
+Expected<bool> parse_go_number(const GoNumber& spec, const std::vector<std::string_view>& tokens, std::size_t& i,
+                               GoCommand& go) {
+    const std::string key = spec.key;
+    if (i + 1 >= tokens.size()) return make_error("go " + key + ": missing number");
+    auto v = parse_integer(tokens[++i], spec.min, spec.max, "go " + key);
+    if (!v) return v.error();
+    spec.set(go, spec.clock && *v < 0 ? 0 : *v);
+    return true;
+}
+
+// The moves after tokens[i] (up to the next keyword) into go.search_moves; i is left on the last one.
+Expected<bool> parse_search_moves(const std::vector<std::string_view>& tokens, std::size_t& i, GoCommand& go) {
+    while (i + 1 < tokens.size() && !is_go_keyword(tokens[i + 1])) {
+        auto m = parse_move(tokens[i + 1]);
+        if (!m) return make_error("go searchmoves: " + quote(tokens[i + 1]) + " is not a move");
+        go.search_moves.push_back(*m);
+        ++i;
+    }
+    if (go.search_moves.empty()) return make_error("go searchmoves: no moves given");
+    return true;
+}
+
+// One parameter of `go` at tokens[i] (and its arguments, i left on the last one).
+Expected<bool> parse_go_parameter(const std::vector<std::string_view>& tokens, std::size_t& i, GoCommand& go) {
+    const std::string_view key = tokens[i];
+    for (const auto& f : kGoFlags) {
+        if (iequals(key, f.key)) {
+            go.*f.field = true;
+            return true;
+        }
+    }
+    for (const auto& n : kGoNumbers) {
+        if (iequals(key, n.key)) return parse_go_number(n, tokens, i, go);
+    }
+    if (iequals(key, "searchmoves")) return parse_search_moves(tokens, i, go);
+    if (!iequals(key, "algo")) return make_error("go: unknown parameter " + quote(key));
+    if (i + 1 >= tokens.size()) return make_error("go algo: missing algorithm name");
+    auto a = parse_algorithm(tokens[++i]);
+    if (!a) return make_error("go algo: " + quote(tokens[i]) + ": " + a.error().message);
+    go.algorithm = *a;
+    return true;
 }
 
 }  // namespace
@@ -26,64 +103,7 @@ bool is_go_keyword(std::string_view t) {
 Expected<GoCommand> parse_go(const std::vector<std::string_view>& tokens) {
     GoCommand go;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-        const std::string key = text::lowercase(tokens[i]);
-        const bool has_arg = i + 1 < tokens.size();
-        auto number = [&](std::int64_t min, std::int64_t max) -> Expected<std::int64_t> {
-            if (!has_arg) return make_error("go " + key + ": missing number");
-            return parse_integer(tokens[++i], min, max, "go " + key);
-        };
-        auto clock = [&]() -> Expected<std::int64_t> {
-            auto v = number(-kMaxTimeMs, kMaxTimeMs);
-            if (v && *v < 0) return std::int64_t{0};
-            return v;
-        };
-        if (key == "infinite") {
-            go.infinite = true;
-        } else if (key == "solve") {
-            go.solve = true;
-        } else if (key == "wld") {
-            go.wld = true;
-        } else if (key == "ponder") {
-            go.ponder = true;
-        } else if (key == "depth") {
-            auto v = number(1, 60);
-            if (!v) return v.error();
-            go.depth = static_cast<int>(*v);
-        } else if (key == "nodes") {
-            auto v = number(1, 1'000'000'000'000'000);
-            if (!v) return v.error();
-            go.nodes = static_cast<std::uint64_t>(*v);
-        } else if (key == "movetime") {
-            auto v = number(0, kMaxTimeMs);
-            if (!v) return v.error();
-            go.movetime_ms = *v;
-        } else if (key == "btime" || key == "wtime" || key == "binc" || key == "winc") {
-            auto v = clock();
-            if (!v) return v.error();
-            if (key == "btime") go.black_time_ms = *v;
-            if (key == "wtime") go.white_time_ms = *v;
-            if (key == "binc") go.black_inc_ms = *v;
-            if (key == "winc") go.white_inc_ms = *v;
-        } else if (key == "movestogo") {
-            auto v = number(1, 1000);
-            if (!v) return v.error();
-            go.movestogo = static_cast<int>(*v);
-        } else if (key == "algo") {
-            if (!has_arg) return make_error("go algo: missing algorithm name");
-            auto a = parse_algorithm(tokens[++i]);
-            if (!a) return make_error("go algo: " + quote(tokens[i]) + ": " + a.error().message);
-            go.algorithm = *a;
-        } else if (key == "searchmoves") {
-            while (i + 1 < tokens.size() && !is_go_keyword(tokens[i + 1])) {
-                auto m = parse_move(tokens[i + 1]);
-                if (!m) return make_error("go searchmoves: " + quote(tokens[i + 1]) + " is not a move");
-                go.search_moves.push_back(*m);
-                ++i;
-            }
-            if (go.search_moves.empty()) return make_error("go searchmoves: no moves given");
-        } else {
-            return make_error("go: unknown parameter " + quote(tokens[i]));
-        }
+        if (auto done = parse_go_parameter(tokens, i, go); !done) return done.error();
     }
     return go;
 }
