@@ -67,6 +67,38 @@ std::vector<std::vector<std::string>> missing_batches(const std::vector<bool>& h
     return items;
 }
 
+// The games that have come back: each result checked (game_from_result) and kept once.
+struct SelfPlayResults {
+    explicit SelfPlayResults(const SelfPlayJob& j) : job(j), played(j.games), have(j.games, false) {}
+
+    void take(const StreamEntry& e) {
+        std::size_t i = job.games;
+        try {
+            i = std::stoul(e.field("game"));
+        } catch (const std::exception&) {
+        }
+        auto game = i < job.games ? game_from_result(e, job, i) : Expected<data::WthorGame>(make_error("no such game"));
+        if (!game) {
+            last_refusal = "game " + e.field("game") + " from " + e.field("worker") + ": " + game.error().message;
+            spdlog::warn("selfplay: result {} from {} ignored: {}", e.id, e.field("worker"), game.error().message);
+            return;
+        }
+        if (have[i]) {
+            ++repeats;
+            return;
+        }
+        played[i] = std::move(*game);
+        have[i] = true;
+        if (++done % 100 == 0 || done == job.games) spdlog::info("selfplay: {}/{} games", done, job.games);
+    }
+
+    const SelfPlayJob& job;
+    std::vector<data::WthorGame> played;
+    std::vector<bool> have;
+    std::size_t done = 0, repeats = 0;
+    std::string last_refusal = "none";
+};
+
 }  // namespace
 
 int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
@@ -89,53 +121,31 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
     spdlog::info("selfplay: queue {}: {} games in {} batches{}", address->name, job.games, batches.size(),
                  *held ? " (continuing)" : "");
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<data::WthorGame> played(job.games);
-    std::vector<bool> have(job.games, false);
-    std::size_t done = 0, repeats = 0;
-    std::string last_id = "0";
+    SelfPlayResults results(job);
     MissingResults missing(kMaxRequeues);
-    std::string last_refusal = "none";
-    while (done < job.games) {
+    std::string last_id = "0";
+    while (results.done < job.games) {
         auto reply = redis->command({"XREAD", "COUNT", "100", "BLOCK", "1000", "STREAMS", keys.results, last_id});
         if (!reply) return fail(reply.error().message);
         const auto entries = read_reply_entries(*reply);
         if (entries.empty()) {
-            auto requeued = missing.after_empty_read(*redis, keys, [&] { return missing_batches(have); });
-            if (!requeued) return fail(requeued.error().message + "; the last result refused: " + last_refusal);
+            auto requeued = missing.after_empty_read(*redis, keys, [&] { return missing_batches(results.have); });
+            if (!requeued) return fail(requeued.error().message + "; the last result refused: " + results.last_refusal);
             if (*requeued > 0) {
                 spdlog::warn(
                     "selfplay: {} games have no result although every batch was played (lost or refused); their {} "
                     "batches are queued again",
-                    job.games - done, *requeued);
+                    job.games - results.done, *requeued);
             }
         }
         for (const StreamEntry& e : entries) {
             last_id = e.id;
-            std::size_t i = 0;
-            try {
-                i = std::stoul(e.field("game"));
-            } catch (const std::exception&) {
-                i = job.games;
-            }
-            auto game =
-                i < job.games ? game_from_result(e, job, i) : Expected<data::WthorGame>(make_error("no such game"));
-            if (!game) {
-                last_refusal = "game " + e.field("game") + " from " + e.field("worker") + ": " + game.error().message;
-                spdlog::warn("selfplay: result {} from {} ignored: {}", e.id, e.field("worker"), game.error().message);
-                continue;
-            }
-            if (have[i]) {
-                ++repeats;
-                continue;
-            }
-            played[i] = std::move(*game);
-            have[i] = true;
-            if (++done % 100 == 0 || done == job.games) spdlog::info("selfplay: {}/{} games", done, job.games);
+            results.take(e);
         }
     }
     if (auto stop = redis->command({"SET", keys.stop, "1"}); !stop) spdlog::warn("{}", stop.error().message);
-    if (repeats > 0) spdlog::info("selfplay: {} repeated results ignored", repeats);
-    return write_selfplay_file(job, std::move(played),
+    if (results.repeats > 0) spdlog::info("selfplay: {} repeated results ignored", results.repeats);
+    return write_selfplay_file(job, std::move(results.played),
                                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
