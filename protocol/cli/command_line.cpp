@@ -46,6 +46,39 @@ std::string help_text(const ProgramSpec& spec) {
     return out;
 }
 
+namespace {
+
+// One option, argv[i] = "--name" or "--name=value", into `args` (its value from argv[i + 1] when it takes
+// one and has none inline: i is moved past it). nullopt, or why it cannot be taken.
+std::optional<std::string> take_option(const ProgramSpec& spec, int argc, char** argv, int& i, ParsedArgs& args) {
+    std::string name = std::string(argv[i]).substr(2);
+    std::optional<std::string> inline_value;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+        inline_value = name.substr(eq + 1);
+        name.erase(eq);
+    }
+    const OptionSpec* match = nullptr;
+    for (const auto& opt : spec.options) {
+        if (opt.name == name) match = &opt;
+    }
+    if (!match) return "unknown option '--" + name + "'";
+    if (!match->takes_value) {
+        if (inline_value) return "option '--" + name + "' takes no value";
+        args.values.insert_or_assign(name, std::string(1, '1'));  // (GCC 12 -Wrestrict false positive on = "1")
+        return std::nullopt;
+    }
+    if (inline_value) {
+        args.values[name] = *inline_value;
+    } else if (i + 1 < argc) {
+        args.values[name] = argv[++i];
+    } else {
+        return "option '--" + name + "' needs a value";
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
 ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) {
     ParseOutcome outcome;
     auto fail = [&](const std::string& message) {
@@ -56,7 +89,7 @@ ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) 
     };
     bool options_ended = false;
     for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
+        const std::string arg = argv[i];
         if (arg == "--" && !options_ended && spec.takes_positional) {  // what follows is no option
             options_ended = true;
             continue;
@@ -74,37 +107,14 @@ ParseOutcome parse_command_line(const ProgramSpec& spec, int argc, char** argv) 
             outcome.exit_code = 0;
             return outcome;
         }
-        if (!option) {
-            if (!spec.takes_positional) {
-                if (!options_ended && arg.starts_with("--")) return fail("unknown option '" + arg + "'");
-                return fail("unexpected argument '" + arg + "' (options start with --)");
-            }
+        if (option) {
+            if (auto why = take_option(spec, argc, argv, i, outcome.args)) return fail(*why);
+        } else if (spec.takes_positional) {
             outcome.args.positional.push_back(arg);
-            continue;
-        }
-        std::string name = arg.substr(2);
-        std::optional<std::string> inline_value;
-        if (const auto eq = name.find('='); eq != std::string::npos) {
-            inline_value = name.substr(eq + 1);
-            name.erase(eq);
-        }
-        const OptionSpec* match = nullptr;
-        for (const auto& opt : spec.options) {
-            if (opt.name == name) match = &opt;
-        }
-        if (!match) return fail("unknown option '--" + name + "'");
-        if (!match->takes_value) {
-            if (inline_value) return fail("option '--" + name + "' takes no value");
-            outcome.args.values.insert_or_assign(name,
-                                                 std::string(1, '1'));  // (GCC 12 -Wrestrict false positive on = "1")
-            continue;
-        }
-        if (inline_value) {
-            outcome.args.values[name] = *inline_value;
-        } else if (i + 1 < argc) {
-            outcome.args.values[name] = argv[++i];
+        } else if (!options_ended && arg.starts_with("--")) {
+            return fail("unknown option '" + arg + "'");
         } else {
-            return fail("option '--" + name + "' needs a value");
+            return fail("unexpected argument '" + arg + "' (options start with --)");
         }
     }
     return outcome;
