@@ -190,6 +190,23 @@ struct HttpCloseRelease {
     ~HttpCloseRelease() { handle.close = nullptr; }
 };
 
+// The WebSocket handshake on an upgrade request, then the connection handed to `open` as a session.
+asio::awaitable<void> accept_websocket(beast::tcp_stream stream, const Request& req, const HttpOptions& options,
+                                       std::uint64_t seed, const WebSocketOpener& open) {
+    WebSocket ws(std::move(stream));
+    beast::get_lowest_layer(ws).expires_never();
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = options.request_timeout;
+    timeouts.idle_timeout = websocket::stream_base::none();  // the connection's idle watchdog
+    timeouts.keep_alive_pings = false;
+    ws.set_option(timeouts);
+    ws.set_option(websocket::stream_base::decorator(
+        [](websocket::response_type& r) { r.set(http::field::server, "reversi-engine"); }));
+    error_code ec;
+    co_await ws.async_accept(req, asio::redirect_error(asio::use_awaitable, ec));
+    if (!ec) open(std::make_unique<WebSocketChannel>(std::move(ws), options.api, seed));
+}
+
 asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::uint64_t seed, WebSocketOpener open,
                                  std::shared_ptr<HttpClientHandle> handle) {
     beast::tcp_stream stream(std::move(socket));
@@ -224,18 +241,7 @@ asio::awaitable<void> serve_http(tcp::socket socket, HttpOptions options, std::u
                 res = plain_response(req, http::status::not_found, "the WebSocket API is at /ws");
             } else {
                 handle->close = nullptr;  // the socket moves to the WebSocket: a session's from now on
-                WebSocket ws(std::move(stream));
-                beast::get_lowest_layer(ws).expires_never();
-                websocket::stream_base::timeout timeouts{};
-                timeouts.handshake_timeout = options.request_timeout;
-                timeouts.idle_timeout = websocket::stream_base::none();  // the connection's idle watchdog
-                timeouts.keep_alive_pings = false;
-                ws.set_option(timeouts);
-                ws.set_option(websocket::stream_base::decorator(
-                    [](websocket::response_type& r) { r.set(http::field::server, "reversi-engine"); }));
-                co_await ws.async_accept(req, asio::redirect_error(asio::use_awaitable, ec));
-                if (ec) co_return;
-                open(std::make_unique<WebSocketChannel>(std::move(ws), options.api, seed));
+                co_await accept_websocket(std::move(stream), req, options, seed, open);
                 co_return;
             }
         } else if (!page_host_allowed(req, options)) {

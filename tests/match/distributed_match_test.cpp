@@ -42,9 +42,10 @@ int free_port() {
 }
 
 // The lines redis-cli prints for a command (raw output: one element per line).
-std::vector<std::string> redis_cli(int port, const std::string& command) {
+std::vector<std::string> redis_cli(int port, const std::string& command, const std::string& password = "") {
     std::vector<std::string> lines;
-    const std::string cmd = "redis-cli -p " + std::to_string(port) + " " + command + " 2>/dev/null";
+    const std::string auth = password.empty() ? "" : " --no-auth-warning -a " + password;
+    const std::string cmd = "redis-cli -p " + std::to_string(port) + auth + " " + command + " 2>/dev/null";
     FILE* p = ::popen(cmd.c_str(), "r");
     if (!p) return lines;
     char buf[65536];
@@ -57,20 +58,34 @@ std::vector<std::string> redis_cli(int port, const std::string& command) {
     return lines;
 }
 
-// A redis-server child without persistence, stopped at the end of the test.
+// A redis-server child without persistence (with a password when one is given: requirepass), stopped at
+// the end of the test.
 struct RedisServer {
     int port = free_port();
     std::string dir;
-    explicit RedisServer(const std::string& d) : dir(d) {
+    std::string password;
+    explicit RedisServer(const std::string& d, const std::string& pass = "") : dir(d), password(pass) {
         const std::string cmd = "redis-server --port " + std::to_string(port) +
                                 " --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir " + dir +
-                                " --pidfile " + dir + "/redis.pid --logfile " + dir + "/redis.log";
+                                " --pidfile " + dir + "/redis.pid --logfile " + dir + "/redis.log" +
+                                (password.empty() ? "" : " --requirepass " + password);
         REQUIRE(std::system(cmd.c_str()) == 0);
-        for (int i = 0; i < 200 && redis_cli(port, "PING") != std::vector<std::string>{"PONG"}; ++i)
+        for (int i = 0; i < 200 && redis_cli(port, "PING", password) != std::vector<std::string>{"PONG"}; ++i)
             std::this_thread::sleep_for(20ms);
-        REQUIRE(redis_cli(port, "PING") == std::vector<std::string>{"PONG"});
+        REQUIRE(redis_cli(port, "PING", password) == std::vector<std::string>{"PONG"});
     }
-    ~RedisServer() { redis_cli(port, "SHUTDOWN NOSAVE"); }
+    ~RedisServer() { redis_cli(port, "SHUTDOWN NOSAVE", password); }
+};
+
+// An environment variable set for the children started while it lives.
+struct ScopedEnv {
+    std::string name;
+    ScopedEnv(std::string n, const std::string& value) : name(std::move(n)) {
+        ::setenv(name.c_str(), value.c_str(), 1);
+    }
+    ~ScopedEnv() { ::unsetenv(name.c_str()); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
 };
 
 // (game, worker) of every entry of the results stream, in order.
@@ -587,6 +602,58 @@ TEST_CASE("distributed match: a result lost from the stream, or played from othe
                   log);
     CHECK(log.find("from worker w2") != std::string::npos);
     CHECK(sorted_results(dir + "/other.log").empty());
+}
+
+TEST_CASE("distributed match: a Redis with a password, given in REVERSI_REDIS_PASSWORD") {
+    if (!have_redis()) {
+        MESSAGE("skipped: redis-server and redis-cli are not installed (apt-get install redis-server)");
+        return;
+    }
+    const std::string dir = scratch_dir("distributed-auth");
+    const RedisServer redis(dir, "s3cret-pw");
+    const std::string queue = "redis://127.0.0.1:" + std::to_string(redis.port) + "/a" + std::to_string(::getpid());
+    const std::string engine = "cmd=" + engine_binary();
+    const auto match = [&](const std::string& out) {
+        std::vector<std::string> a = small_match(engine, "7", "2");
+        a.insert(a.end(), {"--out", dir + "/" + out, "--queue", queue});
+        return a;
+    };
+    // Without it, and with a wrong one: clear errors, no files (Redis is reached before the files are made).
+    const RunResult none = run_match(match("none"), dir);
+    CHECK(none.exit_code == 1);
+    CHECK_MESSAGE(none.err.find("NOAUTH Authentication required. (give its password in REVERSI_REDIS_PASSWORD)") !=
+                      std::string::npos,
+                  none.err);
+    {
+        const ScopedEnv wrong("REVERSI_REDIS_PASSWORD", "wrong");
+        const RunResult r = run_match(match("wrong"), dir);
+        CHECK(r.exit_code == 1);
+        CHECK_MESSAGE(r.err.find("redis AUTH: WRONGPASS") != std::string::npos, r.err);
+        CHECK(r.err.find("wrong") == std::string::npos);  // the password is not repeated
+        CHECK(!fs::exists(dir + "/wrong.log"));
+    }
+    {
+        const ScopedEnv user("REVERSI_REDIS_USER", "default");
+        const RunResult r = run_match(match("user"), dir);
+        CHECK(r.exit_code == 2);
+        CHECK_MESSAGE(r.err.find("REVERSI_REDIS_USER is set without REVERSI_REDIS_PASSWORD") != std::string::npos,
+                      r.err);
+    }
+    // With it (and the ACL user named): the coordinator and a worker play the match; the password is
+    // nowhere in what the coordinator stores for its workers.
+    const ScopedEnv password("REVERSI_REDIS_PASSWORD", "s3cret-pw");
+    const ScopedEnv user("REVERSI_REDIS_USER", "default");
+    fs::create_directories(dir + "/c");
+    fs::create_directories(dir + "/w");
+    const pid_t coordinator = start_match(match("dist"), dir + "/c");
+    const pid_t worker = start_match({"worker", "--queue", queue, "--concurrency", "1"}, dir + "/w");
+    CHECK(wait_exit(coordinator, 120s));
+    CHECK(wait_exit(worker, 30s));
+    CHECK(sorted_results(dir + "/dist.log").size() == 2);
+    const auto args = redis_cli(redis.port, "GET a" + std::to_string(::getpid()) + ":args", redis.password);
+    REQUIRE(!args.empty());
+    CHECK(args.front().find("--games") != std::string::npos);
+    CHECK(args.front().find("s3cret") == std::string::npos);
 }
 
 TEST_CASE("distributed match: of two coordinators racing on one empty queue, one builds it, the other is refused") {

@@ -67,7 +67,7 @@ const cli::ProgramSpec kSpec{
      {"log-level", true, "trace, debug, info, warn, error or off (default warn)"},
      {"queue", true,
       "redis://HOST:PORT/NAME: coordinate a distributed match; workers (reversi-match worker) play it "
-      "(docs/scale.md)"}},
+      "(docs/scale.md); a Redis password from REVERSI_REDIS_PASSWORD"}},
     "Distributed: reversi-match ... --queue redis://HOST:PORT/NAME puts the colour pairs on a Redis Stream and\n"
     "records the results as they arrive; any number of `reversi-match worker --queue redis://HOST:PORT/NAME`\n"
     "(see reversi-match worker --help) play them.\n"

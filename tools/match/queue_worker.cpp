@@ -33,7 +33,7 @@ const cli::ProgramSpec kWorkerSpec{
     "redis://HOST:PORT/NAME): waits for the match, builds it from the coordinator's command line (its engine\n"
     "commands and opening files must exist here too), takes pairs through the Redis consumer group, and\n"
     "puts every game's result on the results stream. Exits when the match is over. docs/scale.md",
-    {{"queue", true, "redis://HOST:PORT/NAME"},
+    {{"queue", true, "redis://HOST:PORT/NAME (a Redis password from REVERSI_REDIS_PASSWORD)"},
      {"concurrency", true, "pairs at once (default: cores / engine threads)"},
      {"reclaim-after", true,
       "seconds: a pair pending this long without its worker's heartbeat is played again "

@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "protocol/text/tokens.hpp"
@@ -32,6 +33,10 @@ Expected<QueueAddress> parse_queue_url(std::string_view url) {
         a.port = static_cast<int>(*port);
     }
     if (a.host.empty()) return make_error("--queue: expected redis://HOST:PORT/NAME");
+    if (const char* password = std::getenv(kRedisPasswordVariable)) a.password = password;
+    if (const char* user = std::getenv(kRedisUserVariable)) a.user = user;
+    if (!a.user.empty() && a.password.empty())
+        return make_error(std::string(kRedisUserVariable) + " is set without " + kRedisPasswordVariable);
     return a;
 }
 
@@ -57,7 +62,15 @@ Expected<RedisClient> RedisClient::connect(const QueueAddress& address, std::chr
     const timeval limit{static_cast<time_t>(kCommandTimeout.count()), 0};
     redisSetTimeout(c, limit);
     redisEnableKeepAlive(c);
-    return RedisClient(c);
+    RedisClient client(c);
+    if (!address.password.empty()) {
+        std::vector<std::string> auth{"AUTH"};
+        if (!address.user.empty()) auth.push_back(address.user);
+        auth.push_back(address.password);
+        if (auto r = client.command(auth); !r)
+            return make_error(r.error().message + " (the credentials of " + kRedisPasswordVariable + ")");
+    }
+    return client;
 }
 
 namespace {
@@ -114,8 +127,11 @@ Expected<RedisReply> RedisClient::command(const std::vector<std::string>& args) 
         return make_error("redis " + args.front() + ": " + why);
     }
     std::unique_ptr<redisReply, void (*)(void*)> owned(reply, freeReplyObject);
-    if (reply->type == REDIS_REPLY_ERROR)
-        return make_error("redis " + args.front() + ": " + std::string(reply->str, reply->len));
+    if (reply->type == REDIS_REPLY_ERROR) {
+        const std::string text(reply->str, reply->len);
+        const char* hint = text.starts_with("NOAUTH") ? " (give its password in REVERSI_REDIS_PASSWORD)" : "";
+        return make_error("redis " + args.front() + ": " + text + hint);
+    }
     return convert(reply);
 }
 

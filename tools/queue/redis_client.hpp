@@ -25,12 +25,19 @@ struct RedisReply {
 };
 
 // redis://HOST:PORT/NAME: the server and the match's name (the prefix of its keys).
+// A Redis with a password (`requirepass`, or an ACL user): the password and the user come from the
+// environment, REVERSI_REDIS_PASSWORD and REVERSI_REDIS_USER, never from the command line (which the process
+// list shows and the coordinator stores in Redis for its workers); every connection then starts with AUTH.
 struct QueueAddress {
     std::string host;
     int port = 6379;
     std::string name;
+    std::string user;      // empty: the default user
+    std::string password;  // empty: no AUTH
 };
 [[nodiscard]] Expected<QueueAddress> parse_queue_url(std::string_view url);
+inline constexpr const char* kRedisPasswordVariable = "REVERSI_REDIS_PASSWORD";
+inline constexpr const char* kRedisUserVariable = "REVERSI_REDIS_USER";
 
 class RedisClient {
 public:

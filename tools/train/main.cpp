@@ -125,7 +125,7 @@ cli::ProgramSpec program_spec() {
           "probcut: clear the table before every depth, not only per position (a check: same values)"},
          {"queue", true,
           "selfplay: redis://HOST:PORT/NAME: the games are played by selfplay-workers (docs/scale.md); "
-          "selfplay-worker: the job to work for"},
+          "selfplay-worker: the job to work for; a Redis password from REVERSI_REDIS_PASSWORD"},
          {"reclaim-after", true,
           "selfplay-worker: seconds after which a batch of a worker that stopped is played again (default 120)"},
          {"consumer", true, "selfplay-worker: this worker's name in the consumer group (default HOST-PID)"},
