@@ -3,6 +3,7 @@
 // --http (docs/web.md).
 #include <spdlog/spdlog.h>
 
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -32,7 +33,7 @@ cli::ProgramSpec program_spec() {
           "MiB for the TCP server: 68 + 2 x Hash + 4 per session, + 58 per own EvalFile (default 1024)"},
          {"max-sessions", true, "concurrent TCP sessions (default 64)"},
          {"idle-timeout", true, "seconds without input (isready aside) before a TCP session is closed (default 300)"},
-         {"max-line", true, "longest accepted command line in bytes (default 65536)"},
+         {"max-line", true, "longest accepted command line in bytes (256 to 67108864, default 65536)"},
          {"hash", true, "hash table MiB of a new session (default 16)"},
          {"log-level", true,
           "trace, debug, info, warn, error or off (default error on stdin/stdout, info with --listen)"},
@@ -53,6 +54,9 @@ struct Limits {
     long long hash = 0;
 };
 
+// A bad flag value, on stderr as the other programs write theirs (the caller exits with status 2).
+void flag_error(const std::string& message) { std::fprintf(stderr, "reversi-engine: %s\n", message.c_str()); }
+
 std::optional<Limits> read_limits(const cli::ParsedArgs& args) {
     auto max_memory = args.get_int("max-memory", 1024, 1, 1 << 24);
     auto max_sessions = args.get_int("max-sessions", 64, 1, 100000);
@@ -61,7 +65,7 @@ std::optional<Limits> read_limits(const cli::ParsedArgs& args) {
     auto hash = args.get_int("hash", 16, 1, static_cast<long long>(session::kMaxHashMib));
     for (const auto* v : {&max_memory, &max_sessions, &idle, &max_line, &hash}) {
         if (!*v) {
-            spdlog::error("{}", v->error().message);
+            flag_error(v->error().message);
             return std::nullopt;
         }
     }
@@ -76,7 +80,7 @@ std::optional<session::SessionConfig> session_config(const cli::ParsedArgs& args
     if (!args.has("book")) return config;
     auto book = book::load_book_file(args.get("book", ""));
     if (!book) {
-        spdlog::error("--book: {}", book.error().message);
+        flag_error("--book: " + book.error().message);
         return std::nullopt;
     }
     spdlog::info("book: {} ({} positions)", args.get("book", ""), book->size());
@@ -89,7 +93,7 @@ std::optional<session::SessionConfig> session_config(const cli::ParsedArgs& args
 bool read_address(const cli::ParsedArgs& args, const char* flag, std::string& host, std::uint16_t& port) {
     auto parsed = transport::parse_listen_address(args.get(flag, ""));
     if (!parsed) {
-        spdlog::error("--{}: {}", flag, parsed.error().message);
+        flag_error(std::string("--") + flag + ": " + parsed.error().message);
         return false;
     }
     host = parsed->first;
@@ -109,7 +113,7 @@ int serve_tcp(const cli::ParsedArgs& args, const Limits& limits, const session::
     options.max_memory_mib = static_cast<std::size_t>(limits.max_memory);
     options.session = config;
     if (auto applied = transport::apply_server_flags(args, options); !applied) {
-        spdlog::error("{}", applied.error().message);
+        flag_error(applied.error().message);
         return 2;
     }
     return transport::run_tcp_server(options);

@@ -29,7 +29,9 @@ void append_server_flags(std::vector<cli::OptionSpec>& options) {
     options.push_back({"allow-host", true,
                        "comma-separated host names browser pages may reach --http under, besides IP "
                        "addresses and localhost (a page under another name is refused: DNS rebinding)"});
-    options.push_back({"test-hooks", false, "tests only: enables the commands test-throw and test-throw-job"});
+    options.push_back({"test-hooks", false,
+                       "tests only: enables the commands test-throw, test-throw-job, test-slow-job and test-no-threads "
+                       "(docs/security.md)"});
 }
 
 void apply_session_flags(const cli::ParsedArgs& args, session::SessionConfig& config) {

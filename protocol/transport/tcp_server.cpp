@@ -38,11 +38,11 @@ Expected<std::pair<std::string, std::uint16_t>> parse_listen_address(std::string
         if (!h.empty()) host = std::string(h);
         port_text = text.substr(colon + 1);
     }
-    auto port = text::parse_integer(port_text, 0, 65535, "--listen port");
+    auto port = text::parse_integer(port_text, 0, 65535, "port");
     if (!port) return port.error();
     error_code ec;
     asio::ip::make_address(host, ec);
-    if (ec) return make_error("--listen: " + text::quote(host) + " is not an IP address");
+    if (ec) return make_error(text::quote(host) + " is not an IP address");
     return std::pair{host, static_cast<std::uint16_t>(*port)};
 }
 

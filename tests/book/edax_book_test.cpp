@@ -2,7 +2,9 @@
 // through Edax's format with the same evaluator, and damaged files refused with an error.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <algorithm>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -234,5 +236,14 @@ TEST_CASE("reversi-book export-edax and import-edax: the shipped book there and 
         CHECK_MESSAGE(log.find("file ends inside") != std::string::npos, log);
     }
     CHECK(std::system((tool_path + " export-edax --book " + shipped + " 2> " + err).c_str()) != 0);  // no --out
+    // A misspelt command is named (before, only the usage was printed).
+    CHECK(WEXITSTATUS(std::system((tool_path + " export-edx --book " + shipped + " 2> " + err).c_str())) == 2);
+    {
+        std::ifstream in(err);
+        const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK_MESSAGE(log.find("unknown command 'export-edx' (build, learn, show, export-edax, import-edax)") !=
+                          std::string::npos,
+                      log);
+    }
     for (const auto& p : {dat, back, err}) std::filesystem::remove(p);
 }

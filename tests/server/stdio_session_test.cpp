@@ -606,3 +606,19 @@ TEST_CASE("--help and --version") {
         CHECK(engine.wait_exit() == 0);
     }
 }
+
+TEST_CASE("a bad flag value is one line naming the program and the flag, and exit status 2") {
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--max-line", "100"}, "reversi-engine: --max-line: 100 is out of range [256, 67108864]"},
+        {{"--hash", "abc"}, "reversi-engine: --hash: 'abc' is not a whole number"},
+        {{"--http", "nohost:5"}, "reversi-engine: --http: 'nohost' is not an IP address"},
+        {{"--listen", "127.0.0.1:x"}, "reversi-engine: --listen: port: 'x' is not a whole number"},
+    };
+    for (const auto& [args, expected] : cases) {
+        EngineProcess engine(args, false, true);  // stderr into the pipe read here
+        const auto l = engine.io().read_line();
+        REQUIRE(l);
+        CHECK(*l == expected);  // before: a log line ("[date] [engine] [error] ..."), and "--http: --listen port"
+        CHECK(engine.wait_exit() == 2);
+    }
+}

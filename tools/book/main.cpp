@@ -296,6 +296,10 @@ int main(int argc, char** argv) {
         return show(args.positional[1], args.positional.size() == 3 ? args.positional[2] : "");
     }
     const bool known = command == "build" || command == "learn" || command == "export-edax" || command == "import-edax";
+    if (!known && !command.empty()) {
+        return usage_error("unknown command '" + command +
+                           "' (build, learn, show, export-edax, import-edax)\nusage: " + spec.usage + " (--help)");
+    }
     if (!known || args.positional.size() != 1 || !args.has("book")) {
         return usage_error("usage: " + spec.usage + " (--help)");
     }

@@ -96,7 +96,7 @@ cli::ProgramSpec program_spec() {
         "position: number, empties, best move, score, expected score, time, nodes and nodes/s, then\n"
         "totals, and the node count as Edax 4.6 makes it (the children the fast ordering scores without\n"
         "searching them count as nodes there, not here). Exits with status 1 when a score (or, with --wld,\n"
-        "a result) differs from the file's.\n"
+        "a result) differs from the file's, or the best move is not one the file scores best.\n"
         "With --variant (a board other than 8x8) the positions are on that board: each OBF board lists the\n"
         "variant's playable squares alone, row by row from its top-left square (36 characters on 6x6, 16 on\n"
         "4x4, 24 on the diamonds: d2 e2 / c3-f3 / b4-g4 / b5-g5 / c6-f6 / d7 e7 of the 8x8 board), then the\n"
