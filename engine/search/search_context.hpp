@@ -69,6 +69,16 @@ struct SearchContext {
     std::vector<Move> root_moves;  // moves allowed at the root (empty: all)
     Move root_best = kNoMove;      // best root move of the running search, as the algorithms see it
 
+    // Restricts the root to `allowed`, some of its legal moves (`legal_count` in all). A root searched over
+    // some of its moves only (go searchmoves, MultiPV's later lines, NBoard hints) has a value that is not
+    // its position's: it is never stored, or a later search from an earlier position of the game, which
+    // reaches this one below its root, would take that value as the position's (after `go depth 6
+    // searchmoves c7` on f5 d6, `go depth 7` on f5 scored +13 and played d6 where it scores +3 and plays f6).
+    void restrict_root(const S& root, std::vector<Move> allowed, std::size_t legal_count) {
+        root_moves = std::move(allowed);
+        restricted_root_key_ = root_moves.size() < legal_count ? std::optional(tt_key(root)) : std::nullopt;
+    }
+
     // Counts the node; true when the search must stop (then the caller returns at once).
     bool enter(int ply) noexcept {
         ++nodes;
@@ -167,10 +177,15 @@ struct SearchContext {
     // Stores the fail-soft result `best` of a search with window (alpha, beta).
     void store(const S& s, int depth, int alpha, int beta, int best, Move best_move) noexcept {
         if (!tt || aborted) return;
+        const std::uint64_t key = tt_key(s);
+        if (restricted_root_key_ == key) return;  // restrict_root
         const int lower = best > alpha ? best : -kInfinity;
         const int upper = best < beta ? best : kInfinity;
-        tt->store(tt_key(s), depth, lower, upper, best_move, selective);
+        tt->store(key, depth, lower, upper, best_move, selective);
     }
+
+private:
+    std::optional<std::uint64_t> restricted_root_key_;
 };
 
 // Move-ordering policies for every game.

@@ -267,6 +267,17 @@ private:
     std::optional<int> before_last_;
 };
 
+std::vector<Move> legal_root_moves(const OthelloState& root, const std::vector<Move>& wanted) {
+    MoveList list;
+    root.generate_moves(list);
+    std::vector<Move> moves;
+    for (Move m : list) {
+        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), m) != wanted.end()) moves.push_back(m);
+    }
+    if (moves.empty()) moves.assign(list.begin(), list.end());  // no wanted move is legal: search them all
+    return moves;
+}
+
 // One thread's iterative deepening.
 class Driver {
 public:
@@ -277,6 +288,7 @@ public:
           limits_(limits),
           root_(root),
           root_moves_(std::move(root_moves)),
+          legal_count_(legal_root_moves(root, {}).size()),
           empties_(root.pos.empty_count()),
           probcut_(probcut),
           dedicated_(dedicated) {}
@@ -297,7 +309,7 @@ public:
 
     // One iteration at `depth` for the allowed root moves; `prev` is the window's centre (IterationScores).
     RootSearch iterate(int depth, const std::vector<Move>& allowed, std::optional<int> prev) {
-        ctx_.root_moves = allowed;
+        ctx_.restrict_root(root_, allowed, legal_count_);
         ctx_.selective = false;
         if (depth >= empties_) {
             if (dedicated_) {
@@ -356,6 +368,7 @@ private:
     const SearchLimits& limits_;
     OthelloState root_;
     std::vector<Move> root_moves_;
+    std::size_t legal_count_;  // of the root
     int empties_;
     ProbCut probcut_;
     const DedicatedSolve* dedicated_;
@@ -381,17 +394,6 @@ std::vector<Move> principal_variation(const TranspositionTable* tt, const Othell
         s = s.play(d.move);
     }
     return pv;
-}
-
-std::vector<Move> legal_root_moves(const OthelloState& root, const std::vector<Move>& wanted) {
-    MoveList list;
-    root.generate_moves(list);
-    std::vector<Move> moves;
-    for (Move m : list) {
-        if (wanted.empty() || std::find(wanted.begin(), wanted.end(), m) != wanted.end()) moves.push_back(m);
-    }
-    if (moves.empty()) moves.assign(list.begin(), list.end());  // no wanted move is legal: search them all
-    return moves;
 }
 
 std::chrono::milliseconds elapsed(Clock::time_point start) {

@@ -116,6 +116,47 @@ TEST_CASE("Searcher: game over, forced pass, search_moves") {
     }
 }
 
+TEST_CASE("Searcher: a root searched over some of its moves leaves no value for a search from its parent") {
+    // searchmoves and MultiPV's later lines value the root over some of its moves only: before, that value
+    // was stored as the position's, and a search from the position before it took it (wrong scores).
+    const HeuristicEvaluator eval;
+    const std::atomic<bool> stop{false};
+    Searcher searcher(1);
+    int checked = 0;
+    for (const Position& parent : random_positions(Variant::Standard, 400, 23)) {
+        if (parent.is_over() || parent.must_pass() || parent.empty_count() < 12 || checked >= 40) continue;
+        const int depth = 3 + checked % 3;
+        const int expected = reference_value(parent, depth, eval);
+        for (int multipv : {1, 3}) {
+            SearchOptions o;
+            o.evaluation = EvalKind::Heuristic;  // the reference value's, and no selective cuts
+            o.multipv = multipv;
+            searcher.set_options(o);
+            searcher.clear();
+            SearchLimits limits;
+            limits.depth = depth - 1;
+            for (int sq : squares(parent.moves())) {
+                const Position child = parent.play_move(static_cast<Move>(sq));
+                std::vector<Move> replies;
+                for (int r : squares(child.moves())) replies.push_back(static_cast<Move>(r));
+                if (replies.size() < 2) continue;
+                limits.search_moves.clear();
+                if (multipv == 1) limits.search_moves.push_back(replies.back());
+                (void)searcher.search(child, limits, {}, stop);
+            }
+            o.multipv = 1;
+            searcher.set_options(o);
+            SearchLimits parent_limits;
+            parent_limits.depth = depth;
+            CAPTURE(checked);
+            CAPTURE(multipv);
+            CHECK(searcher.search(parent, parent_limits, {}, stop).score == expected);
+        }
+        ++checked;
+    }
+    CHECK(checked == 40);
+}
+
 TEST_CASE("Searcher: MultiPV reports one line per rank with distinct moves, best first") {
     const std::atomic<bool> stop{false};
     Searcher searcher(4);

@@ -70,6 +70,33 @@ TEST_CASE("nboard session as the GUI sends it") {
     CHECK(engine.wait_exit() == 0);
 }
 
+TEST_CASE("nboard analyze after a hint gives the values it gives alone") {
+    // A hint searches each root move alone: before, those single-move values were stored as the position's
+    // and the analysis took them (f5 d6 at depth 4: "analysis 1 11.00" after "hint 2", 3.00 without).
+    const auto analysis = [](bool hint_first) {
+        EngineProcess engine;
+        auto& io = engine.io();
+        io.send("nboard 2");
+        REQUIRE(io.read_line());
+        io.send("set depth 4");
+        io.send(std::string("set game ") + kGame);
+        if (hint_first) {
+            io.send("hint 2");
+            REQUIRE(!io.read_until("status").empty());
+            REQUIRE(!io.read_until("status").empty());  // status thinking, then the final status
+        }
+        io.send("analyze");
+        auto lines = io.read_until("analysis 0 ", 20s);
+        std::erase_if(lines, [](const std::string& x) { return !starts_with(x, "analysis "); });
+        io.send("quit");
+        CHECK(engine.wait_exit() == 0);
+        return lines;
+    };
+    const auto alone = analysis(false);
+    CHECK(alone.size() == 9);
+    CHECK(analysis(true) == alone);
+}
+
 TEST_CASE("nboard ping while idle allocates the exact solver's table before the first go") {
     // NBoard has no ucinewgame: without this, the first timed go allocated the table (Hash MiB, written
     // as it is cleared) inside its own time. The allocation shows in the resident memory.
