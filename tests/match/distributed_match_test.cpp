@@ -59,20 +59,27 @@ std::vector<std::string> redis_cli(int port, const std::string& command, const s
 }
 
 // A redis-server child without persistence (with a password when one is given: requirepass), stopped at
-// the end of the test.
+// the end of the test. The free port is found before the server binds it: when another process took it
+// meanwhile (a concurrent test's server, which --daemonize would not report), the server answering there
+// is not ours (its folder differs) and another port is tried.
 struct RedisServer {
-    int port = free_port();
+    int port = 0;
     std::string dir;
     std::string password;
     explicit RedisServer(const std::string& d, const std::string& pass = "") : dir(d), password(pass) {
-        const std::string cmd = "redis-server --port " + std::to_string(port) +
-                                " --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir " + dir +
-                                " --pidfile " + dir + "/redis.pid --logfile " + dir + "/redis.log" +
-                                (password.empty() ? "" : " --requirepass " + password);
-        REQUIRE(std::system(cmd.c_str()) == 0);
-        for (int i = 0; i < 200 && redis_cli(port, "PING", password) != std::vector<std::string>{"PONG"}; ++i)
-            std::this_thread::sleep_for(20ms);
-        REQUIRE(redis_cli(port, "PING", password) == std::vector<std::string>{"PONG"});
+        const std::string real_dir = fs::canonical(dir).string();
+        for (int attempt = 0; attempt < 5 && port == 0; ++attempt) {
+            const int p = free_port();
+            const std::string cmd = "redis-server --port " + std::to_string(p) +
+                                    " --bind 127.0.0.1 --save '' --appendonly no --daemonize yes --dir " + dir +
+                                    " --pidfile " + dir + "/redis.pid --logfile " + dir + "/redis.log" +
+                                    (password.empty() ? "" : " --requirepass " + password);
+            REQUIRE(std::system(cmd.c_str()) == 0);
+            for (int i = 0; i < 200 && redis_cli(p, "PING", password) != std::vector<std::string>{"PONG"}; ++i)
+                std::this_thread::sleep_for(20ms);
+            if (redis_cli(p, "CONFIG GET dir", password) == std::vector<std::string>{"dir", real_dir}) port = p;
+        }
+        REQUIRE_MESSAGE(port != 0, "no redis-server of this test answered (see " << dir << "/redis.log)");
     }
     ~RedisServer() { redis_cli(port, "SHUTDOWN NOSAVE", password); }
 };

@@ -80,9 +80,9 @@ TEST_CASE("deadline timer: fires once at its deadline, never after cancel") {
     CHECK(fired.count() == 1);
     StopCounter cancelled;
     timing::DeadlineTimer timer([&] { cancelled.stop(); });
-    timer.arm(Clock::now() + 50ms);
+    timer.arm(Clock::now() + 300ms);  // far enough that a descheduled test thread still cancels it first
     timer.cancel();
-    std::this_thread::sleep_for(100ms);
+    std::this_thread::sleep_for(400ms);
     CHECK(cancelled.count() == 0);
     timer.arm(Clock::now());  // after cancel: nothing
     std::this_thread::sleep_for(20ms);

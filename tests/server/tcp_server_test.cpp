@@ -203,8 +203,17 @@ TEST_CASE("tcp a client that disconnects mid-search has its search stopped and f
         warm.send("go depth 1");
         REQUIRE(!warm.read_until("bestmove ").empty());
     }
-    std::this_thread::sleep_for(100ms);
-    const int idle_threads = server.process().thread_count();
+    // The idle count once the warm session's threads have ended: the same for 200 ms (a fixed sleep could
+    // read it while a slow teardown still ran, and the final check would then expect too many).
+    int idle_threads = server.process().thread_count();
+    for (auto deadline = std::chrono::steady_clock::now() + 5s, stable_since = std::chrono::steady_clock::now();
+         std::chrono::steady_clock::now() < deadline && std::chrono::steady_clock::now() - stable_since < 200ms;) {
+        std::this_thread::sleep_for(20ms);
+        if (const int now = server.process().thread_count(); now != idle_threads) {
+            idle_threads = now;
+            stable_since = std::chrono::steady_clock::now();
+        }
+    }
     {
         LineChannel c = server.connect();
         c.send("go infinite");
