@@ -114,19 +114,28 @@ struct SearchJob {
     void operator()(const std::atomic<bool>& stop) const;
 
 private:
-    [[nodiscard]] SearchCallbacks callbacks(bool& exact_sent) const;
+    // The result lines sent so far: `info string wld ...` and `info string exact score ...`, each once.
+    struct ResultLines {
+        bool wld = false;
+        bool exact = false;
+    };
+    [[nodiscard]] SearchCallbacks callbacks(ResultLines& sent) const;
     [[nodiscard]] SearchResult run(const SearchLimits& limits, const std::atomic<bool>& stop) const;
 };
 
-SearchCallbacks SearchJob::callbacks(bool& exact_sent) const {
+SearchCallbacks SearchJob::callbacks(ResultLines& sent) const {
     SearchCallbacks callbacks;
-    callbacks.on_iteration = [this, &exact_sent](const IterationReport& r) {
+    callbacks.on_iteration = [this, &sent](const IterationReport& r) {
         ctx->send(format_iteration(r, multipv));
+        // The position's result, once: the first report that proves it is MultiPV line 1 (the later lines
+        // give their moves' results; a script that read the last verdict took the worst line's, "loss").
         if (r.wld) {
-            ctx->send(std::string("info string wld ") + (r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw"));
-        } else if (r.exact && !exact_sent) {
+            if (!sent.wld)
+                ctx->send(std::string("info string wld ") + (r.score > 0 ? "win" : r.score < 0 ? "loss" : "draw"));
+            sent.wld = true;
+        } else if (r.exact && !sent.exact) {
             ctx->send("info string exact score " + std::to_string(r.score) + " discs");
-            exact_sent = true;
+            sent.exact = true;
         }
         // After ponderhit the soft limit is checked here (the search's own limits were fixed without time).
         // Progress and bound reports inside an exact solve are not completed iterations: they never stop it.
@@ -138,9 +147,9 @@ SearchCallbacks SearchJob::callbacks(bool& exact_sent) const {
 }
 
 SearchResult SearchJob::run(const SearchLimits& limits, const std::atomic<bool>& stop) const {
-    bool exact_sent = false;
+    ResultLines sent;
     try {
-        return session::search_completed(ctx->searcher(), pos, limits, callbacks(exact_sent), stop);
+        return session::search_completed(ctx->searcher(), pos, limits, callbacks(sent), stop);
     } catch (const std::exception& e) {  // e.g. no thread left for a helper: still one bestmove per go
         spdlog::error("search failed: {}", e.what());
         ctx->send_error(std::string("internal error in the search: ") + e.what() + "; playing a legal move");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <string>
 
 #include "engine_process.hpp"
@@ -73,6 +74,27 @@ TEST_CASE("go wld prints its proved bound at depth = empties before the win") {
     const bool lower =
         std::any_of(progress.begin(), progress.end(), [](const auto& l) { return contains(l, " lowerbound "); });
     CHECK(lower);
+}
+
+TEST_CASE("go wld with MultiPV 2 sends the position's verdict once, not each line's") {
+    // d1 wins by 2, g3 draws: before, "info string wld win" came after line 1 and "info string wld draw"
+    // after line 2 (with MultiPV 4 and three moves the last verdict was a loss).
+    EngineProcess engine;
+    auto& io = engine.io();
+    io.send("setoption name MultiPV value 2");
+    io.send("position board ----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X");
+    io.send("go wld");
+    const auto lines = io.read_until("bestmove ", 60s);
+    REQUIRE(!lines.empty());
+    CHECK(lines.back() == "bestmove d1");
+    std::vector<std::string> verdicts;
+    std::copy_if(lines.begin(), lines.end(), std::back_inserter(verdicts),
+                 [](const auto& l) { return starts_with(l, "info string wld "); });
+    CHECK(verdicts == std::vector<std::string>{"info string wld win"});
+    const bool second_line = std::any_of(lines.begin(), lines.end(), [](const auto& l) {
+        return starts_with(l, "info depth 14 ") && contains(l, " multipv 2 ") && contains(l, " pv g3");
+    });
+    CHECK(second_line);
 }
 
 TEST_CASE("a long go solve reports at depth = empties and stop answers promptly with a bestmove") {
