@@ -553,9 +553,7 @@ TEST_CASE("distributed match: a result lost from the stream, or played from othe
     // reversi-match started in dir/sub, its working folder (relative paths are read there).
     const auto start_in = [&](const std::vector<std::string>& args, const std::string& sub) {
         fs::create_directories(dir + "/" + sub);
-        std::string command = "cd '" + dir + "/" + sub + "' && exec '" + match_binary() + "'";
-        for (const auto& a : args) command += " '" + a + "'";
-        return start_program("/bin/sh", {"-c", command}, dir + "/" + sub);
+        return start_program(match_binary(), args, dir + "/" + sub, true);
     };
     const auto worker = [&](const std::string& queue, const std::string& sub) {
         return start_in({"worker", "--queue", queue, "--concurrency", "1", "--consumer", sub}, sub);

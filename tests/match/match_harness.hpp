@@ -70,8 +70,10 @@ struct RunResult {
     std::string err;  // stderr
 };
 
-// Starts `binary` with `args` (no shell), stdout/stderr into files under `dir`. Returns the pid.
-inline pid_t start_program(const std::string& binary, const std::vector<std::string>& args, const std::string& dir) {
+// Starts `binary` with `args` (no shell), stdout/stderr into files under `dir`, in the test's working folder
+// or, with `enter_dir`, in `dir` (relative paths are read there). Returns the pid.
+inline pid_t start_program(const std::string& binary, const std::vector<std::string>& args, const std::string& dir,
+                           bool enter_dir = false) {
     std::vector<std::string> argv = {binary};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<char*> cargv;
@@ -84,6 +86,7 @@ inline pid_t start_program(const std::string& binary, const std::vector<std::str
     const pid_t pid = ::fork();
     if (pid == 0) {
         if (!std::freopen(out_path.c_str(), "w", stdout) || !std::freopen(err_path.c_str(), "w", stderr)) ::_exit(126);
+        if (enter_dir && ::chdir(dir.c_str()) != 0) ::_exit(126);
         ::execv(cargv[0], cargv.data());
         ::_exit(127);
     }

@@ -171,8 +171,7 @@ namespace {
 // Moves as GGF writes them: "B[F5]", "W[PA]", the colours alternating from the side to move at the start.
 class GgfMoves {
 public:
-    GgfMoves(std::ostringstream& out, const Position& start)
-        : out_(out), board_(ggf_board_of(start)), side_(start.side) {}
+    GgfMoves(std::ostringstream& out, const GgfBoard& board, Color first) : out_(out), board_(board), side_(first) {}
     void add(Move m, const char* annotation) {
         out_ << (side_ == Color::Black ? "B[" : "W[") << ggf_move(m, board_) << annotation << "]";
         side_ = opposite(side_);
@@ -190,7 +189,7 @@ GgfMoves write_ggf_opening(std::ostringstream& out, const Position& start, const
     std::string squares = to_compact_board(start, board.frame);  // n x n squares, a space, X or O
     std::replace(squares.begin(), squares.end(), 'X', '*');
     out << "TY[" << board.size << "]BO[" << board.size << " " << squares << "]";
-    GgfMoves moves(out, start);
+    GgfMoves moves(out, board, start.side);
     for (Move m : opening_moves) moves.add(m, "");
     return moves;
 }

@@ -111,11 +111,7 @@ int run_selfplay_queue(const SelfPlayJob& job, const std::string& queue_url) {
     auto redis = RedisClient::connect(*address, 10s);
     if (!redis) return fail(redis.error().message);
     const QueueKeys keys(address->name, "batches");
-    std::vector<std::vector<std::string>> batches;
-    for (std::size_t first = 0; first < job.games; first += kBatchGames) {
-        const std::size_t last = std::min(job.games, first + kBatchGames);
-        batches.push_back({"first", std::to_string(first), "last", std::to_string(last)});
-    }
+    const auto batches = missing_batches(std::vector<bool>(job.games, false));  // every batch
     auto held = open_job(*redis, keys, job.fingerprint(), join_args(job.game_options()), batches);
     if (!held) return fail("queue " + address->name + ": " + held.error().message);
     spdlog::info("selfplay: queue {}: {} games in {} batches{}", address->name, job.games, batches.size(),
